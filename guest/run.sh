@@ -1,0 +1,9 @@
+#!/bin/sh
+# The demo: alice (uid 1000, in group bpf) takes and gives back the grant.
+apply-dev-rule.sh
+echo
+echo "devbpf: demo, as user alice in group bpf"
+su alice -c demo
+echo
+echo "devbpf: the same as bob, who is not in group bpf"
+su bob -c demo

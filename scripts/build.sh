@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Configures and builds the kernel in $BUILD (incrementally: the config is
+# only rewritten when it changes), builds the guest programs statically
+# and packs the initramfs.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$TREE/.git" ] || die "no work tree at $TREE (run: make tree)"
+
+fragments=("$REPO/config/kernel.config")
+[ "$KCONFIG_FLAVOUR" = debug ] && fragments+=("$REPO/config/debug.config")
+
+kmake() {
+	make -C "$TREE" O="$BUILD" LOCALVERSION= "$@"
+}
+
+configure() {
+	local cfg=$BUILD/.config line
+	mkdir -p "$BUILD"
+	[ -f "$cfg" ] && cp -p "$cfg" "$cfg.devbpf-prev"
+	kmake tinyconfig
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$cfg" "${fragments[@]}"
+	kmake olddefconfig
+	# Keep the old timestamp when nothing changed, so make has nothing to do.
+	if [ -f "$cfg.devbpf-prev" ] && cmp -s "$cfg" "$cfg.devbpf-prev"; then
+		touch -r "$cfg.devbpf-prev" "$cfg"
+	fi
+	rm -f "$cfg.devbpf-prev"
+	for f in "${fragments[@]}"; do
+		while read -r line; do
+			case $line in CONFIG_*) ;; *) continue ;; esac
+			grep -qxF "$line" "$cfg" ||
+				die "$line (from ${f#"$REPO"/}) is not in the kernel config: a missing dependency, or the series is not applied"
+		done <"$f"
+	done
+}
+
+msg "configuring ($KCONFIG_FLAVOUR) in $BUILD"
+run_logged "kconfig-$KCONFIG_FLAVOUR" configure
+
+msg "building bzImage (log: $LOGS/kernel-$KCONFIG_FLAVOUR.log)"
+start=$SECONDS
+run_logged "kernel-$KCONFIG_FLAVOUR" kmake -j"$(nproc)" CC="ccache gcc" bzImage
+msg "kernel built in $((SECONDS - start)) s"
+run_logged "headers-$KCONFIG_FLAVOUR" kmake headers_install
+
+# --- guest programs -------------------------------------------------------
+root=$GUEST/root
+bin=$root/usr/lib/devbpf
+rm -rf "$root"
+mkdir -p "$bin" "$root/bin" "$root/etc"
+
+run_logged "selftests-$KCONFIG_FLAVOUR" make -C "$TREE/tools/testing/selftests/bpf_dev" \
+	OUTPUT="$bin" KHDR_INCLUDES="-isystem $BUILD/usr/include" USERLDFLAGS=-static
+
+# libbpf and bpftool of the patched tree: static, and without clang (no
+# skeletons), which is all bpftool needs for maps, programs and probing.
+tools=$WORK/tools
+mkdir -p "$tools/libbpf" "$tools/bpftool"
+run_logged libbpf make -C "$TREE/tools/lib/bpf" OUTPUT="$tools/libbpf/"
+run_logged bpftool make -C "$TREE/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" \
+	EXTRA_LDFLAGS=-static feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
+cp "$tools/bpftool/bpftool" "$bin/"
+
+# The harness's own guest programs: the demo and the libbpf test.
+for src in "$REPO"/guest/*.c; do
+	name=$(basename "$src" .c)
+	run_logged "guest-$name" gcc -static -O2 -Wall -Werror \
+		-isystem "$BUILD/usr/include" -I "$TREE/tools/testing/selftests" \
+		-I "$TREE/tools/lib" -o "$bin/$name" "$src" \
+		"$tools/libbpf/libbpf.a" -lelf -lz
+done
+
+cp /bin/busybox "$root/bin/busybox"
+cp "$REPO/guest/init" "$root/init"
+cp "$REPO"/guest/*.sh "$bin/"
+cp "$REPO"/guest/etc/* "$root/etc/"
+chmod 0755 "$root/init" "$bin"/*
+
+cat >"$GUEST/nodes.list" <<'LIST'
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /proc 0555 0 0
+dir /sys 0555 0 0
+dir /tmp 01777 0 0
+LIST
+(cd "$BUILD" && run_logged "initramfs-$KCONFIG_FLAVOUR" sh "$TREE/usr/gen_initramfs.sh" \
+	-o "$GUEST/initramfs.cpio" -u squash -g squash "$root" "$GUEST/nodes.list")
+msg "guest: $GUEST/initramfs.cpio ($(du -k "$GUEST/initramfs.cpio" | cut -f1) KiB)"

@@ -1,0 +1,80 @@
+# shellcheck shell=bash disable=SC2034  # the variables are for the scripts that source this
+# Shared by the scripts in this folder: where things live, and how to fail.
+#
+#   DEVBPF_WORK   work directory, outside the repository
+#                 (default: ~/.cache/devbpf)
+#   DEVBPF_KCONFIG  kernel config flavour: "test" (config/kernel.config)
+#                 or "debug" (adds config/debug.config); default "test"
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${DEVBPF_WORK:-$HOME/.cache/devbpf}
+KCONFIG_FLAVOUR=${DEVBPF_KCONFIG:-test}
+TREE=$WORK/tree
+BUILD=$WORK/build-$KCONFIG_FLAVOUR
+GUEST=$WORK/guest-$KCONFIG_FLAVOUR
+LOGS=$WORK/logs
+SOURCE_PKG=linux-source-6.12
+SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+
+case $KCONFIG_FLAVOUR in
+test | debug) ;;
+*)
+	echo "devbpf: DEVBPF_KCONFIG must be 'test' or 'debug', not '$KCONFIG_FLAVOUR'" >&2
+	exit 2
+	;;
+esac
+
+msg() {
+	printf 'devbpf: %s\n' "$*" >&2
+}
+
+die() {
+	printf 'devbpf: error: %s\n' "$*" >&2
+	exit 1
+}
+
+# The Debian version of the kernel source package apt installed.
+source_version() {
+	dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null ||
+		die "$SOURCE_PKG is not installed (run: make setup)"
+}
+
+# Patch files of the series, in order, as paths.
+series_patches() {
+	local p
+	while read -r p; do
+		case $p in '' | '#'*) continue ;; esac
+		[ -f "$REPO/patches/$p" ] || die "patches/series names $p, which does not exist"
+		printf '%s\n' "$REPO/patches/$p"
+	done <"$REPO/patches/series"
+}
+
+# A fingerprint of the series: changes whenever a patch or the order does.
+series_stamp() {
+	{
+		cat "$REPO/patches/series"
+		series_patches | xargs cat
+	} | sha256sum | cut -d' ' -f1
+}
+
+# Runs "$@" with its output in $LOGS/<name>.log; on failure shows the
+# lines that matter (or the tail) and exits.
+run_logged() {
+	local name=$1 log
+	shift
+	mkdir -p "$LOGS"
+	log=$LOGS/$name.log
+	# In the background, so that errexit still applies inside functions.
+	"$@" >"$log" 2>&1 &
+	if ! wait $!; then
+		msg "$name failed; the errors (full log: $log):"
+		if grep -qE 'error:|Error [0-9]|undefined reference' "$log"; then
+			grep -E -B2 -A6 'error:|undefined reference' "$log" | head -n 60 >&2
+			grep -E 'Error [0-9]' "$log" | head -n 5 >&2
+		else
+			tail -n 40 "$log" >&2
+		fi
+		exit 1
+	fi
+}
