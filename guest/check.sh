@@ -13,3 +13,6 @@ libbpf_grant_test
 
 echo "devbpf: bpftool as root, as alice (group bpf) and as bob"
 bpftool.sh
+
+echo "devbpf: the deployment files and the service they describe"
+deploy.sh

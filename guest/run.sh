@@ -7,3 +7,11 @@ su alice -c demo
 echo
 echo "devbpf: the same as bob, who is not in group bpf"
 su bob -c demo
+
+echo
+echo "devbpf: ipacct.service: an unprivileged service counts its own IP"
+echo "devbpf: traffic with cgroup_skb programs (User=ipacct, SupplementaryGroups=bpf)"
+run-unit.sh /usr/lib/devbpf/deploy/ipacct.service
+echo
+echo "devbpf: the same service without SupplementaryGroups=bpf"
+run-unit.sh /usr/lib/devbpf/deploy/ipacct.service --without-supplementary-groups

@@ -75,7 +75,8 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$REPO/guest/init" "$root/init"
 cp "$REPO"/guest/*.sh "$bin/"
 cp "$REPO"/guest/etc/* "$root/etc/"
-chmod 0755 "$root/init" "$bin"/*
+cp -r "$REPO/deploy" "$bin/deploy"
+chmod 0755 "$root/init" "$bin"/*.sh
 
 cat >"$GUEST/nodes.list" <<'LIST'
 dir /dev 0755 0 0
