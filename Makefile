@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: check run shell build tree setup export lint clean
+.PHONY: check run shell build tree setup export lint deb clean
 
 ## check: build the patched kernel and run every test in QEMU
 check: build
@@ -33,6 +33,10 @@ setup:
 ## lint: checkpatch --strict, shellcheck, and git am onto a fresh unpack
 lint: tree
 	$(S)/lint.sh
+
+## deb: Debian packages via bindeb-pkg; DEB_CONFIG=debian (default, hours) or test
+deb: $(if $(filter test,$(DEB_CONFIG)),build,tree)
+	$(S)/deb.sh
 
 ## export: write the work tree's commits back to patches/
 export:

@@ -16,3 +16,7 @@ bpftool.sh
 
 echo "devbpf: the deployment files and the service they describe"
 deploy.sh
+
+echo "devbpf: race stress and fuzzing, as alice (group bpf)"
+su alice -c "stress 10"
+su alice -c "fuzz $(date +%s) 10"

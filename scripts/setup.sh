@@ -7,7 +7,7 @@ packages=(
 	linux-source-6.12 linux-config-6.12	# the tree, and Debian's config
 	build-essential bc bison flex cpio kmod	# building a kernel
 	libelf-dev libssl-dev zlib1g-dev libzstd-dev	# kernel and bpftool
-	ccache rsync xz-utils dpkg-dev	# incremental builds, bindeb-pkg
+	ccache rsync xz-utils dpkg-dev debhelper	# builds, bindeb-pkg
 	qemu-system-x86 busybox-static	# the guest
 	shellcheck python3-docutils python3-ply python3-git	# make lint
 )

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz SEED SECONDS: bounded fuzzing of /dev/bpf's ioctl and, under the
+ * grant, of bpf(). Run as a user who may open /dev/bpf. Prints TAP.
+ *
+ * 1. Every _IOC(dir, type, nr, size) for all four directions, types
+ *    0xB0-0xCF, numbers 0-255 and a few sizes, with a few arguments:
+ *    only GET_PERM and PUT_PERM with argument 0 may succeed, a non-zero
+ *    argument to them gives EINVAL, everything else ENOTTY, and no call
+ *    but GET_PERM may leave the caller holding the grant.
+ * 2. Random bpf() commands and attributes under the grant, for a bounded
+ *    count and time; the kernel must not splat (the host reads the log).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int granted(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	if (!syscall(__NR_bpf, BPF_MAP_GET_NEXT_ID, &attr, sizeof(attr)))
+		return 1;
+	return errno != EPERM;
+}
+
+static int fuzz_ioctl(int fd, long *calls)
+{
+	static const unsigned int sizes[] = { 0, 4, 64 };
+	unsigned long args[] = { 0, 1, 0 };
+	unsigned int dir, type, nr, s, a;
+	unsigned long cmd;
+	int bad = 0, ret, want;
+
+	for (dir = 0; dir < 4; dir++)
+	for (type = 0xB0; type <= 0xCF; type++)
+	for (nr = 0; nr < 256; nr++)
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		cmd = _IOC(dir, type, nr, sizes[s]);
+		args[2] = random() | ((unsigned long)random() << 32);
+		for (a = 0; a < 3; a++) {
+			ret = ioctl(fd, cmd, args[a]) ? -errno : 0;
+			(*calls)++;
+			if (cmd == BPF_DEV_IOCTL_GET_PERM ||
+			    cmd == BPF_DEV_IOCTL_PUT_PERM)
+				want = args[a] ? -EINVAL : 0;
+			else
+				want = -ENOTTY;
+			if (ret != want) {
+				printf("# ioctl %#lx arg %#lx: %d, want %d\n",
+				       cmd, args[a], ret, want);
+				bad++;
+			}
+			if (granted() != (cmd == BPF_DEV_IOCTL_GET_PERM && !ret)) {
+				printf("# ioctl %#lx arg %#lx: grant is %s\n",
+				       cmd, args[a], granted() ? "held" : "missing");
+				bad++;
+			}
+			ioctl(fd, BPF_DEV_IOCTL_PUT_PERM, 0);
+		}
+	}
+	return bad;
+}
+
+static void fuzz_bpf(long max, time_t deadline, long *calls)
+{
+	unsigned char attr[sizeof(union bpf_attr) + 16];
+	unsigned int i, size;
+	int cmd, fd;
+
+	while (*calls < max && time(NULL) < deadline) {
+		for (i = 0; i < sizeof(attr); i++)
+			attr[i] = random() & 3 ? 0 : random();
+		cmd = random() % (__MAX_BPF_CMD + 2);
+		size = random() % sizeof(attr);
+		fd = syscall(__NR_bpf, cmd, attr, size);
+		(*calls)++;
+		/* Whatever the call made, no fd is kept (3 is /dev/bpf). */
+		for (fd = 4; fd < 64; fd++)
+			close(fd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int seed = argc > 1 ? strtoul(argv[1], NULL, 0) : 1;
+	int seconds = argc > 2 ? atoi(argv[2]) : 10;
+	long ioctls = 0, bpfs = 0;
+	int fd, bad;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	srandom(seed);
+	printf("1..2\n");
+	fd = open("/dev/bpf", O_RDONLY | O_CLOEXEC);
+	if (fd != 3) {
+		printf("not ok 1 fuzz: /dev/bpf should be fd 3, got %d (%s)\n",
+		       fd, strerror(errno));
+		return 1;
+	}
+	bad = fuzz_ioctl(fd, &ioctls);
+	printf("%sok 1 fuzz ioctl: %ld calls, %d unexpected results\n",
+	       bad ? "not " : "", ioctls, bad);
+
+	if (ioctl(fd, BPF_DEV_IOCTL_GET_PERM, 0)) {
+		printf("not ok 2 fuzz bpf(): GET_PERM: %s\n", strerror(errno));
+		return 1;
+	}
+	fuzz_bpf(200000, time(NULL) + seconds, &bpfs);
+	printf("ok 2 fuzz bpf() under the grant: seed %u, %ld calls in at most %d s\n",
+	       seed, bpfs, seconds);
+	return bad != 0;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stress SECONDS: threads and processes take and give back the /dev/bpf
+ * grant, fork and execve at the same time, and check after every step
+ * that the grant is where it should be and nowhere else. Run as a user
+ * who may open /dev/bpf. Prints TAP.
+ *
+ * The probe is BPF_MAP_GET_NEXT_ID: it needs CAP_SYS_ADMIN (so the
+ * grant), allocates nothing, and answers 0 or ENOENT when allowed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define THREADS		4
+#define PROCESSES	2
+#define EXEC_PROBE	"--exec-probe"
+
+struct shared {
+	atomic_long ops;
+	atomic_long violations;
+};
+
+static struct shared *sh;
+static int dev_fd;
+static time_t deadline;
+
+static int granted(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	if (!syscall(__NR_bpf, BPF_MAP_GET_NEXT_ID, &attr, sizeof(attr)))
+		return 1;
+	return errno != EPERM;
+}
+
+static void expect(int cond, const char *what)
+{
+	atomic_fetch_add(&sh->ops, 1);
+	if (!cond) {
+		atomic_fetch_add(&sh->violations, 1);
+		printf("# violation: %s (pid %d tid %ld)\n", what, getpid(),
+		       syscall(__NR_gettid));
+	}
+}
+
+/* GET, check, PUT, check, again and again. */
+static void *cycler(void *arg)
+{
+	while (time(NULL) < deadline) {
+		expect(!ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0), "GET_PERM failed");
+		expect(granted(), "no grant after GET_PERM");
+		expect(!ioctl(dev_fd, BPF_DEV_IOCTL_PUT_PERM, 0), "PUT_PERM failed");
+		expect(!granted(), "grant still there after PUT_PERM");
+	}
+	return NULL;
+}
+
+/* Never asks: must never see a grant, whatever its siblings do. */
+static void *witness(void *arg)
+{
+	while (time(NULL) < deadline)
+		expect(!granted(), "a thread that never asked holds a grant");
+	return NULL;
+}
+
+/* Holds the grant and forks and execs: no child may inherit it. */
+static void *spawner(void *arg)
+{
+	char *const argv[] = { "stress", EXEC_PROBE, NULL };
+	int status;
+	pid_t pid;
+
+	expect(!ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0), "GET_PERM failed");
+	while (time(NULL) < deadline) {
+		pid = fork();
+		if (pid == 0)
+			_exit(granted() ? 1 : 0);
+		expect(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		       !WEXITSTATUS(status), "forked child holds the grant");
+		pid = fork();
+		if (pid == 0) {
+			/* The child takes the grant itself, then execs. */
+			if (ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0) || !granted())
+				_exit(2);
+			execv("/proc/self/exe", argv);
+			_exit(3);
+		}
+		expect(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		       !WEXITSTATUS(status), "exec'd image holds the grant");
+		expect(granted(), "spawner lost its grant");
+	}
+	return NULL;
+}
+
+static void run_process(void)
+{
+	pthread_t t[THREADS + 2];
+	int i;
+
+	for (i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, cycler, NULL);
+	pthread_create(&t[THREADS], NULL, witness, NULL);
+	pthread_create(&t[THREADS + 1], NULL, spawner, NULL);
+	for (i = 0; i < THREADS + 2; i++)
+		pthread_join(t[i], NULL);
+}
+
+int main(int argc, char **argv)
+{
+	int seconds, i, status;
+
+	if (argc == 2 && !strcmp(argv[1], EXEC_PROBE))
+		return granted() ? 1 : 0;
+	seconds = argc > 1 ? atoi(argv[1]) : 10;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	dev_fd = open("/dev/bpf", O_RDONLY | O_CLOEXEC);
+	printf("1..1\n");
+	if (sh == MAP_FAILED || dev_fd < 0) {
+		printf("not ok 1 stress: setup: %s\n", strerror(errno));
+		return 1;
+	}
+	deadline = time(NULL) + seconds;
+	for (i = 0; i < PROCESSES; i++)
+		if (fork() == 0) {
+			run_process();
+			_exit(0);
+		}
+	for (i = 0; i < PROCESSES; i++)
+		if (wait(&status) < 0 || !WIFEXITED(status))
+			atomic_fetch_add(&sh->violations, 1);
+	printf("%sok 1 stress: %d processes x %d threads for %d s: %ld checks, %ld violations\n",
+	       sh->violations ? "not " : "", PROCESSES, THREADS + 2, seconds,
+	       (long)sh->ops, (long)sh->violations);
+	return sh->violations != 0;
+}
