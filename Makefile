@@ -4,11 +4,16 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: check run shell build tree setup export lint deb clean
+.PHONY: check check-debug run shell build tree setup export lint deb clean
 
 ## check: build the patched kernel and run every test in QEMU
 check: build
 	$(S)/boot.sh check
+
+## check-debug: the same tests on a KASAN + lockdep + UBSAN kernel
+check-debug: tree
+	DEVBPF_KCONFIG=debug $(S)/build.sh
+	DEVBPF_KCONFIG=debug $(S)/boot.sh check
 
 ## run: boot the demo (uid 1000 in group bpf takes and gives back the grant)
 run: build

@@ -23,15 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int granted(void)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	if (!syscall(__NR_bpf, BPF_MAP_GET_NEXT_ID, &attr, sizeof(attr)))
-		return 1;
-	return errno != EPERM;
-}
+#include "grant.h"
 
 static int fuzz_ioctl(int fd, long *calls)
 {
@@ -60,9 +52,9 @@ static int fuzz_ioctl(int fd, long *calls)
 				       cmd, args[a], ret, want);
 				bad++;
 			}
-			if (granted() != (cmd == BPF_DEV_IOCTL_GET_PERM && !ret)) {
+			if (grant_held() != (cmd == BPF_DEV_IOCTL_GET_PERM && !ret)) {
 				printf("# ioctl %#lx arg %#lx: grant is %s\n",
-				       cmd, args[a], granted() ? "held" : "missing");
+				       cmd, args[a], grant_held() ? "held" : "missing");
 				bad++;
 			}
 			ioctl(fd, BPF_DEV_IOCTL_PUT_PERM, 0);

@@ -4,9 +4,6 @@
  * grant, fork and execve at the same time, and check after every step
  * that the grant is where it should be and nowhere else. Run as a user
  * who may open /dev/bpf. Prints TAP.
- *
- * The probe is BPF_MAP_GET_NEXT_ID: it needs CAP_SYS_ADMIN (so the
- * grant), allocates nothing, and answers 0 or ENOENT when allowed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grant.h"
+
 #define THREADS		4
 #define PROCESSES	2
 #define EXEC_PROBE	"--exec-probe"
@@ -36,16 +35,6 @@ struct shared {
 static struct shared *sh;
 static int dev_fd;
 static time_t deadline;
-
-static int granted(void)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	if (!syscall(__NR_bpf, BPF_MAP_GET_NEXT_ID, &attr, sizeof(attr)))
-		return 1;
-	return errno != EPERM;
-}
 
 static void expect(int cond, const char *what)
 {
@@ -62,9 +51,9 @@ static void *cycler(void *arg)
 {
 	while (time(NULL) < deadline) {
 		expect(!ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0), "GET_PERM failed");
-		expect(granted(), "no grant after GET_PERM");
+		expect(grant_held(), "no grant after GET_PERM");
 		expect(!ioctl(dev_fd, BPF_DEV_IOCTL_PUT_PERM, 0), "PUT_PERM failed");
-		expect(!granted(), "grant still there after PUT_PERM");
+		expect(!grant_held(), "grant still there after PUT_PERM");
 	}
 	return NULL;
 }
@@ -73,7 +62,7 @@ static void *cycler(void *arg)
 static void *witness(void *arg)
 {
 	while (time(NULL) < deadline)
-		expect(!granted(), "a thread that never asked holds a grant");
+		expect(!grant_held(), "a thread that never asked holds a grant");
 	return NULL;
 }
 
@@ -88,20 +77,20 @@ static void *spawner(void *arg)
 	while (time(NULL) < deadline) {
 		pid = fork();
 		if (pid == 0)
-			_exit(granted() ? 1 : 0);
+			_exit(grant_held() ? 1 : 0);
 		expect(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 		       !WEXITSTATUS(status), "forked child holds the grant");
 		pid = fork();
 		if (pid == 0) {
 			/* The child takes the grant itself, then execs. */
-			if (ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0) || !granted())
+			if (ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0) || !grant_held())
 				_exit(2);
 			execv("/proc/self/exe", argv);
 			_exit(3);
 		}
 		expect(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 		       !WEXITSTATUS(status), "exec'd image holds the grant");
-		expect(granted(), "spawner lost its grant");
+		expect(grant_held(), "spawner lost its grant");
 	}
 	return NULL;
 }
@@ -124,7 +113,7 @@ int main(int argc, char **argv)
 	int seconds, i, status;
 
 	if (argc == 2 && !strcmp(argv[1], EXEC_PROBE))
-		return granted() ? 1 : 0;
+		return grant_held() ? 1 : 0;
 	seconds = argc > 1 ? atoi(argv[1]) : 10;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
