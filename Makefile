@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: check check-debug run shell build tree setup export lint deb clean
+.PHONY: check check-debug run shell bench build tree setup export lint deb clean
 
 ## check: build the patched kernel and run every test in QEMU
 check: build
@@ -22,6 +22,10 @@ run: build
 ## shell: an interactive guest shell as that user
 shell: build
 	$(S)/boot.sh shell
+
+## bench: the grant beside root, CAP_BPF and BPF token; writes docs/benchmarks.md
+bench: build
+	$(S)/bench.sh
 
 ## build: kernel, guest programs and initramfs, incrementally
 build: tree

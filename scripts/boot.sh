@@ -4,13 +4,19 @@
 #                  failed test, a kernel splat, a panic or a hang
 #   boot.sh run    the demo on the serial console
 #   boot.sh shell  an interactive shell as alice (Ctrl-A X quits QEMU)
+#   boot.sh bench  the benchmark, under TCG with -icount (a deterministic
+#                  clock); DEVBPF_BOOT_KERNEL boots another bzImage
+#   boot.sh footprint  only prints task_struct's slab object size
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 mode=${1:-}
-case $mode in check | run | shell) ;; *) die "usage: boot.sh check|run|shell" ;; esac
+case $mode in
+check | run | shell | bench | footprint) ;;
+*) die "usage: boot.sh check|run|shell|bench|footprint" ;;
+esac
 
-kernel=$BUILD/arch/x86/boot/bzImage
+kernel=${DEVBPF_BOOT_KERNEL:-$BUILD/arch/x86/boot/bzImage}
 initrd=$GUEST/initramfs.cpio
 if [ ! -f "$kernel" ] || [ ! -f "$initrd" ]; then
 	die "nothing built for '$KCONFIG_FLAVOUR' yet (run: make build)"
@@ -36,7 +42,10 @@ kvm_works() {
 	fi
 	[ "$(cat "$cache")" = yes ]
 }
-if kvm_works; then
+if [ "$mode" = bench ] || [ "$mode" = footprint ]; then
+	# The guest clock counts instructions: the same figures every run.
+	qemu+=(-accel tcg -icount 'shift=0,sleep=off')
+elif kvm_works; then
 	qemu+=(-accel kvm)
 else
 	qemu+=(-accel tcg)
@@ -47,7 +56,7 @@ if [ "$mode" = shell ]; then
 fi
 
 mkdir -p "$LOGS"
-log=$LOGS/console-$KCONFIG_FLAVOUR-$mode.log
+log=${DEVBPF_CONSOLE_LOG:-$LOGS/console-$KCONFIG_FLAVOUR-$mode.log}
 msg "booting $kernel ($mode; console log: $log; timeout ${timeout_s}s)"
 start=$SECONDS
 set +e
@@ -72,7 +81,7 @@ if grep -Eq "$splat" "$log"; then
 	grep -En "$splat" "$log" | head -n 20 >&2
 fi
 
-if [ "$mode" = run ]; then
+if [ "$mode" != check ]; then
 	[ ${#problems[@]} -eq 0 ] || die "${problems[*]}"
 	exit 0
 fi

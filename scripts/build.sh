@@ -14,29 +14,8 @@ kmake() {
 	make -C "$TREE" O="$BUILD" LOCALVERSION= "$@"
 }
 
-configure() {
-	local cfg=$BUILD/.config line
-	mkdir -p "$BUILD"
-	[ -f "$cfg" ] && cp -p "$cfg" "$cfg.devbpf-prev"
-	kmake tinyconfig
-	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$BUILD" "$cfg" "${fragments[@]}"
-	kmake olddefconfig
-	# Keep the old timestamp when nothing changed, so make has nothing to do.
-	if [ -f "$cfg.devbpf-prev" ] && cmp -s "$cfg" "$cfg.devbpf-prev"; then
-		touch -r "$cfg.devbpf-prev" "$cfg"
-	fi
-	rm -f "$cfg.devbpf-prev"
-	for f in "${fragments[@]}"; do
-		while read -r line; do
-			case $line in CONFIG_*) ;; *) continue ;; esac
-			grep -qxF "$line" "$cfg" ||
-				die "$line (from ${f#"$REPO"/}) is not in the kernel config: a missing dependency, or the series is not applied"
-		done <"$f"
-	done
-}
-
 msg "configuring ($KCONFIG_FLAVOUR) in $BUILD"
-run_logged "kconfig-$KCONFIG_FLAVOUR" configure
+run_logged "kconfig-$KCONFIG_FLAVOUR" kconfig_merge "$TREE" "$BUILD" "${fragments[@]}"
 
 msg "building bzImage (log: $LOGS/kernel-$KCONFIG_FLAVOUR.log)"
 start=$SECONDS

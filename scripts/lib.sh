@@ -78,3 +78,27 @@ run_logged() {
 		exit 1
 	fi
 }
+
+# kconfig_merge SRC BUILD FRAGMENT...: tinyconfig plus the fragments, in
+# BUILD. The old timestamp is kept when nothing changed, so that make has
+# nothing to do; every CONFIG_ line of the fragments must have stuck.
+kconfig_merge() {
+	local src=$1 build=$2 cfg=$2/.config f line
+	shift 2
+	mkdir -p "$build"
+	[ -f "$cfg" ] && cp -p "$cfg" "$cfg.devbpf-prev"
+	make -C "$src" O="$build" tinyconfig
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$cfg" "$@"
+	make -C "$src" O="$build" olddefconfig
+	if [ -f "$cfg.devbpf-prev" ] && cmp -s "$cfg" "$cfg.devbpf-prev"; then
+		touch -r "$cfg.devbpf-prev" "$cfg"
+	fi
+	rm -f "$cfg.devbpf-prev"
+	for f in "$@"; do
+		while read -r line; do
+			case $line in CONFIG_*) ;; *) continue ;; esac
+			grep -qxF "$line" "$cfg" ||
+				die "$line (from ${f##*/}) is not in the kernel config: a missing dependency, or the series is not applied"
+		done <"$f"
+	done
+}

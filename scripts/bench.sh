@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# make bench: the cost of the /dev/bpf grant beside root, CAP_BPF and a
+# BPF token, measured in one boot under -icount, and its footprint against
+# the unpatched tree built with the same config. Writes docs/benchmarks.md.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ "$KCONFIG_FLAVOUR" = test ] || die "make bench measures the test config"
+base_src=$WORK/base-src
+base_build=$WORK/build-base
+report=$REPO/docs/benchmarks.md
+
+# --- the unpatched kernel: tag base, the same fragment without BPF_DEV ----
+if ! git -C "$base_src" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
+	[ "$(git -C "$base_src" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse base)" ]; then
+	rm -rf "$base_src"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$base_src" base
+fi
+mkdir -p "$WORK/base-config"
+grep -v '^CONFIG_BPF_DEV=' "$REPO/config/kernel.config" >"$WORK/base-config/kernel.config"
+msg "building the unpatched kernel in $base_build"
+run_logged kconfig-base kconfig_merge "$base_src" "$base_build" "$WORK/base-config/kernel.config"
+run_logged kernel-base make -C "$base_src" O="$base_build" LOCALVERSION= \
+	-j"$(nproc)" CC="ccache gcc" bzImage
+
+# --- the two boots ------------------------------------------------------------
+bench_log=$LOGS/console-bench.log
+base_log=$LOGS/console-footprint-base.log
+DEVBPF_CONSOLE_LOG=$bench_log "$REPO/scripts/boot.sh" bench | grep -E '^(BENCH|FOOTPRINT)' >&2
+DEVBPF_CONSOLE_LOG=$base_log DEVBPF_BOOT_KERNEL=$base_build/arch/x86/boot/bzImage \
+	"$REPO/scripts/boot.sh" footprint | grep -E '^FOOTPRINT' >&2
+grep -q '^BENCH ' "$bench_log" || die "the benchmark printed nothing (see $bench_log)"
+
+footprint() { # footprint LOG KEY
+	awk -v k="$2" '$1 == "FOOTPRINT" && $2 == k { print $3 }' "$1"
+}
+bloat=$("$TREE/scripts/bloat-o-meter" "$base_build/vmlinux" "$BUILD/vmlinux")
+growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p')
+
+{
+	echo "# Benchmarks: the /dev/bpf grant beside root, CAP_BPF and BPF token"
+	echo
+	echo "Written by \`make bench\` on $(date -u +%Y-%m-%d) from the guest kernel"
+	echo "$(footprint "$bench_log" kernel) (Debian $SOURCE_PKG $(source_version) + patches/, test config)."
+	echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1);"
+	echo "QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p'), TCG, \`-icount shift=0,sleep=off\`, 2 vCPUs:"
+	echo "the guest clock counts instructions, so a figure is the same on every run"
+	echo "and only the ratios between identities in the same boot carry meaning."
+	echo
+	echo "Each loop runs 7 times after the previous run's deferred frees settled;"
+	echo "the median is shown in (instruction-clock) ns per operation, with the"
+	echo "ratio to root in the same boot. Identities, all in \`guest/bench.c\`:"
+	echo "root; uid 1000 with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN as ambient"
+	echo "capabilities (caps); uid 1000 in group bpf holding the /dev/bpf grant"
+	echo "(grant); uid 1000 as root of its own user namespace passing a BPF token"
+	echo "from a bpffs that root delegated to it (token)."
+	echo
+	awk '
+	$1 == "BENCH" { v[$2, $3] = $4; why[$2, $3] = $0; loops[$3] = 1
+		if (!($3 in order)) { order[$3] = ++n; name[n] = $3 } }
+	function cell(id, l) {
+		if (v[id, l] == "NA") {
+			sub(/^BENCH [^ ]+ [^ ]+ NA /, "", why[id, l])
+			return "n/a (" why[id, l] ")"
+		}
+		if (l == "acquire")
+			return sprintf("%s ns (%.3f of token)", v[id, l], v[id, l] / v["token", l])
+		return sprintf("%s ns (%.3f)", v[id, l], v[id, l] / v["root", l])
+	}
+	END {
+		print "| loop | root | caps | grant | token |"
+		print "| --- | --- | --- | --- | --- |"
+		for (i = 1; i <= n; i++)
+			printf "| %s | %s | %s | %s | %s |\n", name[i], cell("root", name[i]),
+				cell("caps", name[i]), cell("grant", name[i]), cell("token", name[i])
+		print ""
+		print "Targets: grant / root <= 1.02 for each loop; acquiring the grant no"
+		print "dearer than a token."
+		print ""
+		for (i = 1; i <= n; i++) {
+			l = name[i]
+			if (l == "acquire") {
+				r = v["grant", l] / v["token", l]
+				printf "- %s: grant / token = %.3f: %s\n", l, r, r <= 1 ? "met" : "MISSED"
+			} else {
+				r = v["grant", l] / v["root", l]
+				printf "- %s: grant / root = %.3f: %s\n", l, r, r <= 1.02 ? "met" : "MISSED"
+			}
+		}
+	}' "$bench_log"
+	echo
+	echo "## Footprint"
+	echo
+	echo "The unpatched tree (tag \`base\`) built with the same fragment, less"
+	echo "\`CONFIG_BPF_DEV\`, against the patched one:"
+	echo
+	echo "| | unpatched | patched |"
+	echo "| --- | --- | --- |"
+	echo "| \`task_struct\` slab object size | $(footprint "$base_log" task_struct) B | $(footprint "$bench_log" task_struct) B |"
+	echo "| vmlinux growth (bloat-o-meter) | | $growth B |"
+	echo
+	echo '```'
+	printf '%s\n' "$bloat"
+	echo '```'
+} >"$report"
+msg "wrote ${report#"$REPO"/}"
