@@ -12,8 +12,9 @@
  * Loops: BPF_MAP_CREATE + close of an LRU hash; BPF_PROG_LOAD + close of
  * a two-instruction socket filter; BPF_MAP_LOOKUP_ELEM; and acquiring
  * the privilege (open + GET_PERM + close, or BPF_TOKEN_CREATE + close).
- * Each loop runs REPEATS times after the deferred frees of the previous
- * run have settled; the median nanoseconds per operation are printed as
+ * Each loop runs REPEATS times per identity, the identities taking turns,
+ * each run after the deferred frees of the previous one have settled;
+ * the median nanoseconds per operation are printed as
  *   BENCH <identity> <loop> <ns/op> <ops>   or   BENCH <id> <loop> NA <why>
  * Under QEMU's -icount the clock counts instructions, so the figures are
  * the same every run and the ratios between identities are exact.
@@ -26,6 +27,7 @@
 #include <linux/capability.h>
 #include <linux/mount.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define REPEATS		7
+#define REPEATS		9
 #define UID		1000
 #define GID_BPF		990
 
@@ -180,32 +182,6 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void bench(const char *who, int (*acquire)(void), const char *why)
-{
-	long long t[REPEATS];
-	int loop, r;
-
-	for (loop = 0; loop < NLOOPS; loop++) {
-		if (loop == ACQUIRE && !acquire) {
-			printf("BENCH %s %s NA %s\n", who, loop_name[loop], why);
-			continue;
-		}
-		for (r = 0; r < REPEATS; r++) {
-			t[r] = run(loop, loop_ops[loop], acquire);
-			if (t[r] < 0) {
-				printf("BENCH %s %s NA %s\n", who,
-				       loop_name[loop], strerror(-t[r]));
-				break;
-			}
-		}
-		if (r < REPEATS)
-			continue;
-		qsort(t, REPEATS, sizeof(t[0]), cmp_ll);
-		printf("BENCH %s %s %.1f %d\n", who, loop_name[loop],
-		       (double)t[REPEATS / 2] / loop_ops[loop], loop_ops[loop]);
-	}
-}
-
 static int become_user(int in_bpf_group)
 {
 	const gid_t groups[] = { GID_BPF };
@@ -294,7 +270,9 @@ static int ident_token_child(int sock)
 	char map[32];
 	int fs_fd, mnt_fd;
 
-	if (become_user(0) || unshare(CLONE_NEWUSER))
+	/* Dumpable again after setuid, or /proc/self/uid_map stays root's. */
+	if (become_user(0) || prctl(PR_SET_DUMPABLE, 1) ||
+	    unshare(CLONE_NEWUSER))
 		return -1;
 	snprintf(map, sizeof(map), "0 %d 1", UID);
 	if (write_str("/proc/self/setgroups", "deny") ||
@@ -342,61 +320,127 @@ static int token_parent(int sock)
 	return 0;
 }
 
-static void run_identity(const char *who)
-{
-	int sv[2] = { -1, -1 }, status;
+#define NIDS	4
+static const char *const ids[NIDS] = { "root", "caps", "grant", "token" };
+
+struct worker {
 	pid_t pid;
+	int cmd;	/* loop numbers in, -1 to stop */
+	int res;	/* one long long per loop number out */
+};
 
-	if (!strcmp(who, "token") && socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return;
-	pid = fork();
-	if (pid == 0) {
-		int (*acquire)(void) = NULL;
-		const char *why = "nothing to acquire";
-		int err = 0;
+/* The identity's process: set up, then run whatever loop it is sent. */
+static void worker_main(const char *who, int cmd, int res, int sock)
+{
+	int (*acquire)(void) = NULL;
+	long long t;
+	int loop, err = 0;
 
-		if (!strcmp(who, "caps")) {
-			err = ident_caps();
-		} else if (!strcmp(who, "grant")) {
-			err = become_user(1) || acquire_grant();
-			acquire = acquire_grant;
-		} else if (!strcmp(who, "token")) {
-			close(sv[0]);
-			err = ident_token_child(sv[1]);
-			if (!err) {
-				/* Passing the token is part of every call. */
-				union bpf_attr attr;
+	if (!strcmp(who, "caps")) {
+		err = ident_caps();
+	} else if (!strcmp(who, "grant")) {
+		err = become_user(1) || acquire_grant();
+		acquire = acquire_grant;
+	} else if (!strcmp(who, "token")) {
+		err = ident_token_child(sock);
+		if (!err) {
+			/* The token every call passes. */
+			union bpf_attr attr;
 
-				memset(&attr, 0, sizeof(attr));
-				attr.token_create.bpffs_fd = bpffs_fd;
-				token_fd = sys_bpf(BPF_TOKEN_CREATE, &attr);
-				err = token_fd < 0;
-			}
-			acquire = acquire_token;
+			memset(&attr, 0, sizeof(attr));
+			attr.token_create.bpffs_fd = bpffs_fd;
+			token_fd = sys_bpf(BPF_TOKEN_CREATE, &attr);
+			err = token_fd < 0;
 		}
-		if (err) {
-			printf("BENCH %s setup NA %s\n", who, strerror(errno));
-			_exit(1);
-		}
-		bench(who, acquire, why);
-		_exit(0);
+		acquire = acquire_token;
 	}
+	if (err)
+		printf("BENCH %s setup NA %s\n", who, strerror(errno));
+	while (read(cmd, &loop, sizeof(loop)) == sizeof(loop) && loop >= 0) {
+		if (err)
+			t = -EPERM;
+		else if (loop == ACQUIRE && !acquire)
+			t = -ENOSYS;
+		else
+			t = run(loop, loop_ops[loop], acquire);
+		if (write(res, &t, sizeof(t)) != sizeof(t))
+			break;
+	}
+	_exit(0);
+}
+
+static int start_worker(struct worker *w, const char *who)
+{
+	int cmd[2], res[2], sv[2] = { -1, -1 };
+
+	if (pipe(cmd) || pipe(res))
+		return -1;
+	if (!strcmp(who, "token") && socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return -1;
+	w->pid = fork();
+	if (w->pid == 0) {
+		close(cmd[1]);
+		close(res[0]);
+		if (sv[0] >= 0)
+			close(sv[0]);
+		worker_main(who, cmd[0], res[1], sv[1]);
+	}
+	close(cmd[0]);
+	close(res[1]);
+	w->cmd = cmd[1];
+	w->res = res[0];
 	if (sv[0] >= 0) {
 		close(sv[1]);
 		if (token_parent(sv[0]))
 			printf("BENCH token setup NA parent: %s\n", strerror(errno));
 		close(sv[0]);
 	}
-	waitpid(pid, &status, 0);
+	return w->pid < 0 ? -1 : 0;
 }
 
+/*
+ * Every repeat of a loop visits every identity, starting each time with
+ * the next one, so that whatever drifts during the boot (ID allocation,
+ * the JIT's memory packs) weighs on all of them alike.
+ */
 int main(void)
 {
-	static const char *const who[] = { "root", "caps", "grant", "token" };
-	unsigned int i;
+	struct worker w[NIDS];
+	long long t[NIDS][REPEATS];
+	int loop, r, k, i, stop = -1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 0; i < 4; i++)
-		run_identity(who[i]);
+	for (i = 0; i < NIDS; i++)
+		if (start_worker(&w[i], ids[i]))
+			return 1;
+	for (loop = 0; loop < NLOOPS; loop++) {
+		for (r = 0; r < REPEATS; r++) {
+			for (k = 0; k < NIDS; k++) {
+				i = (r + k) % NIDS;
+				if (write(w[i].cmd, &loop, sizeof(loop)) != sizeof(loop) ||
+				    read(w[i].res, &t[i][r], sizeof(t[i][r])) != sizeof(t[i][r]))
+					t[i][r] = -EIO;
+			}
+		}
+		for (i = 0; i < NIDS; i++) {
+			for (r = 0; r < REPEATS && t[i][r] >= 0; r++)
+				;
+			if (r < REPEATS) {
+				printf("BENCH %s %s NA %s\n", ids[i], loop_name[loop],
+				       t[i][r] == -ENOSYS ? "nothing to acquire" :
+				       strerror(-t[i][r]));
+				continue;
+			}
+			qsort(t[i], REPEATS, sizeof(t[i][0]), cmp_ll);
+			printf("BENCH %s %s %.1f %d\n", ids[i], loop_name[loop],
+			       (double)t[i][REPEATS / 2] / loop_ops[loop],
+			       loop_ops[loop]);
+		}
+	}
+	for (i = 0; i < NIDS; i++) {
+		if (write(w[i].cmd, &stop, sizeof(stop)) != sizeof(stop))
+			kill(w[i].pid, SIGKILL);
+		waitpid(w[i].pid, NULL, 0);
+	}
 	return 0;
 }

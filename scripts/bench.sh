@@ -48,17 +48,20 @@ growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p
 	echo "the guest clock counts instructions, so a figure is the same on every run"
 	echo "and only the ratios between identities in the same boot carry meaning."
 	echo
-	echo "Each loop runs 7 times after the previous run's deferred frees settled;"
-	echo "the median is shown in (instruction-clock) ns per operation, with the"
-	echo "ratio to root in the same boot. Identities, all in \`guest/bench.c\`:"
+	echo "Each loop runs 9 times per identity, the identities taking turns (so that"
+	echo "what drifts during a boot, such as ID allocation and the JIT's memory"
+	echo "packs, weighs on all alike), each run after the previous run's deferred"
+	echo "frees settled. Shown: the median in (instruction-clock) ns per operation,"
+	echo "and the ratio to root in the same boot. Identities, in \`guest/bench.c\`:"
 	echo "root; uid 1000 with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN as ambient"
 	echo "capabilities (caps); uid 1000 in group bpf holding the /dev/bpf grant"
 	echo "(grant); uid 1000 as root of its own user namespace passing a BPF token"
 	echo "from a bpffs that root delegated to it (token)."
 	echo
 	awk '
-	$1 == "BENCH" { v[$2, $3] = $4; why[$2, $3] = $0; loops[$3] = 1
+	$1 == "BENCH" && $3 != "setup" { v[$2, $3] = $4; why[$2, $3] = $0
 		if (!($3 in order)) { order[$3] = ++n; name[n] = $3 } }
+	$1 == "BENCH" && $3 == "setup" { setup = setup "\n- " $0 }
 	function cell(id, l) {
 		if (v[id, l] == "NA") {
 			sub(/^BENCH [^ ]+ [^ ]+ NA /, "", why[id, l])
@@ -74,6 +77,8 @@ growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p
 		for (i = 1; i <= n; i++)
 			printf "| %s | %s | %s | %s | %s |\n", name[i], cell("root", name[i]),
 				cell("caps", name[i]), cell("grant", name[i]), cell("token", name[i])
+		if (setup != "")
+			print "\nIdentities that could not be set up:" setup
 		print ""
 		print "Targets: grant / root <= 1.02 for each loop; acquiring the grant no"
 		print "dearer than a token."
