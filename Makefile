@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: check check-debug run shell bench build tree setup export lint deb clean
+.PHONY: check check-debug check-bisect run shell bench build tree setup export lint deb clean
 
 ## check: build the patched kernel and run every test in QEMU
 check: build
@@ -14,6 +14,10 @@ check: build
 check-debug: tree
 	DEVBPF_KCONFIG=debug $(S)/build.sh
 	DEVBPF_KCONFIG=debug $(S)/boot.sh check
+
+## check-bisect: build after each patch of the series in turn (slow)
+check-bisect: tree
+	$(S)/bisect.sh
 
 ## run: boot the demo (uid 1000 in group bpf takes and gives back the grant)
 run: build

@@ -23,14 +23,12 @@ run_logged "kernel-$KCONFIG_FLAVOUR" kmake -j"$(nproc)" CC="ccache gcc" bzImage
 msg "kernel built in $((SECONDS - start)) s"
 run_logged "headers-$KCONFIG_FLAVOUR" kmake headers_install
 
-# --- guest programs -------------------------------------------------------
-root=$GUEST/root
-bin=$root/usr/lib/devbpf
-rm -rf "$root"
-mkdir -p "$bin" "$root/bin" "$root/etc"
+# --- guest programs: built in $GUEST/bin, packed from $GUEST/root --------
+out=$GUEST/bin
+mkdir -p "$out"
 
 run_logged "selftests-$KCONFIG_FLAVOUR" make -C "$TREE/tools/testing/selftests/bpf_dev" \
-	OUTPUT="$bin" KHDR_INCLUDES="-isystem $BUILD/usr/include" USERLDFLAGS=-static
+	OUTPUT="$out" KHDR_INCLUDES="-isystem $BUILD/usr/include" USERLDFLAGS=-static
 
 # libbpf and bpftool of the patched tree: static, and without clang (no
 # skeletons), which is all bpftool needs for maps, programs and probing.
@@ -39,17 +37,27 @@ mkdir -p "$tools/libbpf" "$tools/bpftool"
 run_logged libbpf make -C "$TREE/tools/lib/bpf" OUTPUT="$tools/libbpf/"
 run_logged bpftool make -C "$TREE/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" \
 	EXTRA_LDFLAGS=-static feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
-cp "$tools/bpftool/bpftool" "$bin/"
+cp "$tools/bpftool/bpftool" "$out/"
 
-# The harness's own guest programs: the demo and the libbpf test.
+# The harness's own guest programs (guest/*.c), rebuilt when they, their
+# header, libbpf or the kernel headers changed.
 for src in "$REPO"/guest/*.c; do
 	name=$(basename "$src" .c)
+	bin=$out/$name
+	if [ -f "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt "$REPO/guest/grant.h" ] &&
+		[ "$bin" -nt "$tools/libbpf/libbpf.a" ] && [ "$bin" -nt "$BUILD/usr/include/linux/bpf.h" ]; then
+		continue
+	fi
 	run_logged "guest-$name" gcc -static -O2 -Wall -Werror \
 		-isystem "$BUILD/usr/include" -I "$TREE/tools/testing/selftests" \
-		-I "$TREE/tools/lib" -o "$bin/$name" "$src" \
-		"$tools/libbpf/libbpf.a" -lelf -lz
+		-I "$TREE/tools/lib" -o "$bin" "$src" "$tools/libbpf/libbpf.a" -lelf -lz
 done
 
+root=$GUEST/root
+bin=$root/usr/lib/devbpf
+rm -rf "$root"
+mkdir -p "$bin" "$root/bin" "$root/etc"
+cp "$out"/* "$bin/"
 cp /bin/busybox "$root/bin/busybox"
 cp "$REPO/guest/init" "$root/init"
 cp "$REPO"/guest/*.sh "$bin/"

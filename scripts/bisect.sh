@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# make check-bisect: builds the kernel (and libbpf, bpftool and the
+# selftest where a patch touches them) after each patch of the series in
+# turn, in a worktree and build directory of its own, incrementally.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=$WORK/bisect-src
+build=$WORK/build-bisect
+tools=$WORK/bisect-tools
+
+git -C "$TREE" worktree prune
+if ! git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$src"
+	git -C "$TREE" worktree add -q --detach "$src" base
+fi
+mkdir -p "$tools/libbpf" "$tools/bpftool" "$tools/selftest"
+
+total=$SECONDS
+n=0
+for commit in $(git -C "$TREE" rev-list --reverse base..devbpf); do
+	n=$((n + 1))
+	subject=$(git -C "$TREE" log -1 --format=%s "$commit")
+	start=$SECONDS
+	git -C "$src" checkout -q --detach "$commit"
+	run_logged bisect-kconfig kconfig_merge "$src" "$build" "$REPO/config/kernel.config"
+	run_logged "bisect-$n-kernel" make -C "$src" O="$build" LOCALVERSION= \
+		-j"$(nproc)" CC="ccache gcc" bzImage
+	changed=$(git -C "$src" diff --name-only "$commit^" "$commit")
+	if grep -q '^tools/' <<<"$changed"; then
+		run_logged "bisect-$n-libbpf" make -C "$src/tools/lib/bpf" OUTPUT="$tools/libbpf/"
+		run_logged "bisect-$n-bpftool" make -C "$src/tools/bpf/bpftool" \
+			OUTPUT="$tools/bpftool/" feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
+	fi
+	if grep -q '^tools/testing/selftests/bpf_dev/' <<<"$changed"; then
+		run_logged "bisect-$n-headers" make -C "$src" O="$build" headers_install
+		run_logged "bisect-$n-selftest" make -C "$src/tools/testing/selftests/bpf_dev" \
+			OUTPUT="$tools/selftest" KHDR_INCLUDES="-isystem $build/usr/include"
+	fi
+	msg "patch $n builds ($((SECONDS - start)) s): $subject"
+done
+msg "all $n patches build, one after the other, in $((SECONDS - total)) s"
