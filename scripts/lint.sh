@@ -39,4 +39,23 @@ else
 	msg "git am: the series does not apply to a fresh unpack of $SOURCE_PKG $(source_version)"
 	bad=1
 fi
+# The files the series adds: kernel-doc clean, and the rst parses clean.
+added=$(git -C "$fresh" diff --name-only --diff-filter=A HEAD~"$(series_patches | wc -l)" HEAD)
+for f in $added; do
+	case $f in
+	*.c | *.h)
+		out=$(cd "$fresh" && PATH=/usr/bin:$PATH scripts/kernel-doc -none -Wall "$f" 2>&1)
+		[ -z "$out" ] || { printf '%s\n' "$out" >&2; msg "kernel-doc: $f is not clean"; bad=1; }
+		;;
+	*.rst)
+		if ! /usr/bin/python3 -c 'import sys, docutils.core
+docutils.core.publish_doctree(open(sys.argv[1]).read(), source_path=sys.argv[1],
+    settings_overrides={"report_level": 2, "halt_level": 2})' "$fresh/$f" >/dev/null; then
+			msg "docutils: $f does not parse clean"
+			bad=1
+		fi
+		;;
+	esac
+done
+[ $bad -eq 0 ] && msg "kernel-doc and docutils: the files the series adds are clean"
 exit $bad
