@@ -45,8 +45,10 @@ growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p
 	echo "$(footprint "$bench_log" kernel) (Debian $SOURCE_PKG $(source_version) + patches/, test config)."
 	echo "Machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1);"
 	echo "QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p'), TCG, \`-icount shift=0,sleep=off\`, 2 vCPUs:"
-	echo "the guest clock counts instructions, so a figure is the same on every run"
-	echo "and only the ratios between identities in the same boot carry meaning."
+	echo "the guest clock counts instructions, not host time, so the load on the"
+	echo "host does not matter. Figures still move by a few tenths of a percent"
+	echo "from boot to boot (the guest's random seeds differ), and only the ratios"
+	echo "between identities in the same boot carry meaning."
 	echo
 	echo "Each loop runs 9 times per identity, the identities taking turns (so that"
 	echo "what drifts during a boot, such as ID allocation and the JIT's memory"
