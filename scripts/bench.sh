@@ -21,8 +21,7 @@ mkdir -p "$WORK/base-config"
 grep -v '^CONFIG_BPF_DEV=' "$REPO/config/kernel.config" >"$WORK/base-config/kernel.config"
 msg "building the unpatched kernel in $base_build"
 run_logged kconfig-base kconfig_merge "$base_src" "$base_build" "$WORK/base-config/kernel.config"
-run_logged kernel-base make -C "$base_src" O="$base_build" LOCALVERSION= \
-	-j"$(nproc)" CC="ccache gcc" bzImage
+run_logged kernel-base kmake "$base_src" "$base_build" bzImage
 
 # --- the two boots ------------------------------------------------------------
 bench_log=$LOGS/console-bench.log

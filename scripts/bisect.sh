@@ -14,7 +14,7 @@ if ! git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
 	rm -rf "$src"
 	git -C "$TREE" worktree add -q --detach "$src" base
 fi
-mkdir -p "$tools/libbpf" "$tools/bpftool" "$tools/selftest"
+mkdir -p "$tools/selftest"
 
 total=$SECONDS
 n=0
@@ -24,16 +24,13 @@ for commit in $(git -C "$TREE" rev-list --reverse base..devbpf); do
 	start=$SECONDS
 	git -C "$src" checkout -q --detach "$commit"
 	run_logged bisect-kconfig kconfig_merge "$src" "$build" "$REPO/config/kernel.config"
-	run_logged "bisect-$n-kernel" make -C "$src" O="$build" LOCALVERSION= \
-		-j"$(nproc)" CC="ccache gcc" bzImage
+	run_logged "bisect-$n-kernel" kmake "$src" "$build" bzImage
 	changed=$(git -C "$src" diff --name-only "$commit^" "$commit")
 	if grep -q '^tools/' <<<"$changed"; then
-		run_logged "bisect-$n-libbpf" make -C "$src/tools/lib/bpf" OUTPUT="$tools/libbpf/"
-		run_logged "bisect-$n-bpftool" make -C "$src/tools/bpf/bpftool" \
-			OUTPUT="$tools/bpftool/" feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
+		run_logged "bisect-$n-tools" build_tools "$src" "$tools"
 	fi
 	if grep -q '^tools/testing/selftests/bpf_dev/' <<<"$changed"; then
-		run_logged "bisect-$n-headers" make -C "$src" O="$build" headers_install
+		run_logged "bisect-$n-headers" kmake "$src" "$build" headers_install
 		run_logged "bisect-$n-selftest" make -C "$src/tools/testing/selftests/bpf_dev" \
 			OUTPUT="$tools/selftest" KHDR_INCLUDES="-isystem $build/usr/include"
 	fi

@@ -10,18 +10,14 @@ set -euo pipefail
 fragments=("$REPO/config/kernel.config")
 [ "$KCONFIG_FLAVOUR" = debug ] && fragments+=("$REPO/config/debug.config")
 
-kmake() {
-	make -C "$TREE" O="$BUILD" LOCALVERSION= "$@"
-}
-
 msg "configuring ($KCONFIG_FLAVOUR) in $BUILD"
 run_logged "kconfig-$KCONFIG_FLAVOUR" kconfig_merge "$TREE" "$BUILD" "${fragments[@]}"
 
 msg "building bzImage (log: $LOGS/kernel-$KCONFIG_FLAVOUR.log)"
 start=$SECONDS
-run_logged "kernel-$KCONFIG_FLAVOUR" kmake -j"$(nproc)" CC="ccache gcc" bzImage
+run_logged "kernel-$KCONFIG_FLAVOUR" kmake "$TREE" "$BUILD" bzImage
 msg "kernel built in $((SECONDS - start)) s"
-run_logged "headers-$KCONFIG_FLAVOUR" kmake headers_install
+run_logged "headers-$KCONFIG_FLAVOUR" kmake "$TREE" "$BUILD" headers_install
 
 # --- guest programs: built in $GUEST/bin, packed from $GUEST/root --------
 out=$GUEST/bin
@@ -30,13 +26,8 @@ mkdir -p "$out"
 run_logged "selftests-$KCONFIG_FLAVOUR" make -C "$TREE/tools/testing/selftests/bpf_dev" \
 	OUTPUT="$out" KHDR_INCLUDES="-isystem $BUILD/usr/include" USERLDFLAGS=-static
 
-# libbpf and bpftool of the patched tree: static, and without clang (no
-# skeletons), which is all bpftool needs for maps, programs and probing.
 tools=$WORK/tools
-mkdir -p "$tools/libbpf" "$tools/bpftool"
-run_logged libbpf make -C "$TREE/tools/lib/bpf" OUTPUT="$tools/libbpf/"
-run_logged bpftool make -C "$TREE/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" \
-	EXTRA_LDFLAGS=-static feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
+run_logged tools build_tools "$TREE" "$tools"
 cp "$tools/bpftool/bpftool" "$out/"
 
 # The harness's own guest programs (guest/*.c), rebuilt when they, their

@@ -11,10 +11,6 @@ set -euo pipefail
 flavour=${DEB_CONFIG:-debian}
 debian_config=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 
-kmake() {
-	make -C "$TREE" O="$build" LOCALVERSION= "$@"
-}
-
 case $flavour in
 test)
 	build=$BUILD
@@ -31,7 +27,7 @@ debian)
 	if ! cmp -s "$build/.config.debian" "$build/.config.debian.prev"; then
 		cp "$build/.config.debian" "$build/.config"
 		cp "$build/.config.debian" "$build/.config.debian.prev"
-		run_logged kconfig-deb-debian kmake olddefconfig
+		run_logged kconfig-deb-debian make -C "$TREE" O="$build" olddefconfig
 	fi
 	grep -qx CONFIG_BPF_DEV=y "$build/.config" || die "CONFIG_BPF_DEV=y did not stick in $build/.config"
 	;;
@@ -43,7 +39,7 @@ out=$WORK/deb-$flavour
 rm -f "$(dirname "$build")"/linux-*.deb "$(dirname "$build")"/linux-upstream_*
 msg "bindeb-pkg ($flavour config) in $build (log: $LOGS/deb-$flavour.log)"
 start=$SECONDS
-run_logged "deb-$flavour" kmake -j"$(nproc)" CC="ccache gcc" bindeb-pkg
+run_logged "deb-$flavour" kmake "$TREE" "$build" bindeb-pkg
 msg "bindeb-pkg took $((SECONDS - start)) s"
 rm -rf "$out" && mkdir -p "$out"
 mv "$(dirname "$build")"/linux-*.deb "$out/"

@@ -102,3 +102,22 @@ kconfig_merge() {
 		done <"$f"
 	done
 }
+
+# kmake SRC BUILD TARGET...: make in kernel tree SRC with output in BUILD,
+# as every script here builds kernels: ccache, all cores, no "+" suffix.
+kmake() {
+	local src=$1 build=$2
+	shift 2
+	make -C "$src" O="$build" LOCALVERSION= -j"$(nproc)" CC="ccache gcc" "$@"
+}
+
+# build_tools SRC OUT: libbpf and bpftool of kernel tree SRC in OUT/libbpf
+# and OUT/bpftool; bpftool static and without clang (no skeletons), which
+# is all it needs for maps, programs and probing.
+build_tools() {
+	local src=$1 out=$2
+	mkdir -p "$out/libbpf" "$out/bpftool"
+	make -C "$src/tools/lib/bpf" OUTPUT="$out/libbpf/"
+	make -C "$src/tools/bpf/bpftool" OUTPUT="$out/bpftool/" EXTRA_LDFLAGS=-static \
+		feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
+}
