@@ -4,36 +4,52 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: check check-debug check-bisect run shell bench build tree setup export lint deb clean
+.PHONY: check check-debug check-distro check-upstream check-bisect run shell \
+	bench build rootfs tree setup export lint deb clean
 
-## check: build the patched kernel and run every test in QEMU
+## check: build the patched kernel and run every suite in QEMU (busybox
+## and Debian guests); ends "N passed, N failed"
 check: build
-	$(S)/boot.sh check
+	$(S)/check.sh
 
-## check-debug: the same tests on a KASAN + lockdep + UBSAN kernel
-check-debug: tree
+## check-debug: the busybox suites on a KASAN + lockdep + UBSAN kernel
+check-debug: tree rootfs
 	DEVBPF_KCONFIG=debug $(S)/build.sh
-	DEVBPF_KCONFIG=debug $(S)/boot.sh check
+	DEVBPF_KCONFIG=debug $(S)/check.sh
+
+## check-distro: every suite on Debian's own kernel config (slow to build)
+check-distro: tree rootfs
+	DEVBPF_KCONFIG=distro $(S)/build.sh
+	DEVBPF_KCONFIG=distro $(S)/check.sh
+
+## check-upstream: upstream's test_verifier and test_maps as root, with
+## the grant and without it; the grant must match root test for test
+check-upstream: build
+	$(S)/upstream.sh
 
 ## check-bisect: build after each patch of the series in turn (slow)
 check-bisect: tree
 	$(S)/bisect.sh
 
-## run: boot the demo (uid 1000 in group bpf takes and gives back the grant)
+## run: the demo on the Debian guest
 run: build
-	$(S)/boot.sh run
+	$(S)/boot.sh debian run
 
-## shell: an interactive guest shell as that user
+## shell: an interactive busybox guest shell as alice
 shell: build
-	$(S)/boot.sh shell
+	$(S)/boot.sh busybox shell
 
 ## bench: the grant beside root, CAP_BPF and BPF token; writes docs/benchmarks.md
 bench: build
 	$(S)/bench.sh
 
-## build: kernel, guest programs and initramfs, incrementally
-build: tree
+## build: kernel, guest programs and both guests' initramfs, incrementally
+build: tree rootfs
 	$(S)/build.sh
+
+## rootfs: the Debian 12 root file system of the Debian guest (mmdebstrap)
+rootfs: setup
+	$(S)/rootfs.sh
 
 ## tree: unpack apt's linux-source-6.12 and apply patches/
 tree: setup
@@ -43,7 +59,7 @@ tree: setup
 setup:
 	$(S)/setup.sh
 
-## lint: checkpatch --strict, shellcheck, and git am onto a fresh unpack
+## lint: checkpatch --strict, shellcheck, git am, the UAPI header alone
 lint: tree
 	$(S)/lint.sh
 

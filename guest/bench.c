@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/bpf.h>
+#include <linux/bpf_dev.h>
 #include <linux/capability.h>
 #include <linux/mount.h>
 #include <sched.h>

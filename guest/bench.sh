@@ -3,5 +3,4 @@
 echo "FOOTPRINT kernel $(uname -r)"
 echo "FOOTPRINT task_struct $(cat /sys/kernel/slab/task_struct/object_size)"
 [ "$1" = footprint ] && exit 0
-apply-dev-rule.sh
 bench

@@ -1,10 +1,10 @@
 #!/bin/sh
 # bpftool with the /dev/bpf grant, as root, as alice (uid 1000, in group
-# bpf) and as bob (uid 1001, not in it). Run as root after
-# apply-dev-rule.sh (/dev/bpf root:bpf 0440). Prints TAP.
+# bpf) and as bob (uid 1001, not in it). Run as root, with /dev/bpf
+# root:bpf 0440. Prints TAP.
 
 BPFTOOL=$(command -v bpftool) || BPFTOOL=/usr/lib/devbpf/bpftool
-PLAN=13
+PLAN=19
 
 n=0
 tmp=$(mktemp -d /tmp/bpftool-test.XXXXXX) || exit 1
@@ -106,6 +106,29 @@ shdr() {
 	le 4 "$6"; le 4 "$7"; le 8 "$8"; le 8 "$9"
 }
 
+# grant_while_reading USER ARGS...: runs "bpftool ARGS" as USER (and
+# group bpf), where ARGS name the FIFO $tmp/fifo as the file to read. Once
+# bpftool waits in openat() for the FIFO, that is, once it has started to
+# read its input, prints its BpfDev status (0 or 1) and kills it.
+grant_while_reading() {
+	_uid=$(id -u "$1")
+	shift
+	rm -f "$tmp/fifo" && mkfifo -m 0644 "$tmp/fifo"
+	setcreds "$_uid" "$_uid" "$(awk -F: '$1 == "bpf" { print $3 }' /etc/group)" \
+		"$BPFTOOL" "$@" >"$tmp/out" 2>"$tmp/err" &
+	_pid=$!
+	_i=0
+	# 257 is openat on x86_64; only the FIFO blocks bpftool there
+	until [ "$(cut -d' ' -f1 "/proc/$_pid/syscall" 2>/dev/null)" = 257 ]; do
+		_i=$((_i + 1))
+		[ $_i -lt 200 ] || break
+		sleep 0.05
+	done
+	sed -n 's/^BpfDev:[[:space:]]*//p' "/proc/$_pid/status"
+	kill -9 "$_pid"
+	wait "$_pid"
+}
+
 echo "1..$PLAN"
 
 # --- setup ----------------------------------------------------------------
@@ -158,6 +181,34 @@ else
 fi
 
 # An LRU hash map needs CAP_BPF.
+# Commands that parse a file take the grant only after parsing it, or not
+# at all; what bpftool reads then is read without BPF privilege.
+for cmd in "btf dump file" "gen skeleton"; do
+	# shellcheck disable=SC2086 # $cmd is two words
+	held=$(grant_while_reading alice $cmd "$tmp/fifo")
+	if [ "$held" = 0 ]; then
+		ok "alice: bpftool $cmd parses the file without the grant"
+	else
+		not_ok "alice: bpftool $cmd parses the file without the grant"
+		echo "# BpfDev while parsing: '$held'"
+	fi
+done
+held=$(grant_while_reading alice prog load "$tmp/fifo" "$BPFFS/alice/fifoprog")
+if [ "$held" = 0 ]; then
+	ok "alice: bpftool prog load parses the object without the grant"
+else
+	not_ok "alice: bpftool prog load parses the object without the grant"
+	echo "# BpfDev while parsing: '$held'"
+fi
+if as alice "$BPFTOOL prog load $tmp/rootprog.o $BPFFS/alice/prog" &&
+	as alice "$BPFTOOL prog show pinned $BPFFS/alice/prog" &&
+	grep -q "name rootprog" "$tmp/out"; then
+	ok "alice: bpftool prog load then loads it with the grant"
+else
+	not_ok "alice: bpftool prog load then loads it with the grant"
+	diag "$tmp/err"
+fi
+
 if as alice "$BPFTOOL map create $BPFFS/alice/lru type lru_hash key 4 value 4 entries 4 name alicelru" &&
 	as alice "$BPFTOOL map show pinned $BPFFS/alice/lru" &&
 	grep -q "lru_hash  name alicelru" "$tmp/out"; then
@@ -214,6 +265,24 @@ fi
 diag "$tmp/err"
 check "bob: the error names /dev/bpf" grep -q /dev/bpf "$tmp/err"
 
+# The hint is for a failure with EPERM, and says why the grant was not had.
+if as bob "$BPFTOOL map create $BPFFS/bob-lru type lru_hash key 4 value 4 entries 4 name boblru"; then
+	not_ok "bob: an EPERM failure hints at /dev/bpf and why it was not used"
+elif grep -q "Hint: .*/dev/bpf.*Permission denied" "$tmp/err"; then
+	ok "bob: an EPERM failure hints at /dev/bpf and why it was not used"
+else
+	not_ok "bob: an EPERM failure hints at /dev/bpf and why it was not used"
+	diag "$tmp/err"
+fi
+if as bob "$BPFTOOL map show pinned $tmp/no-such-pin"; then
+	not_ok "bob: a failure other than EPERM gives no hint"
+elif grep -q "Hint" "$tmp/err"; then
+	not_ok "bob: a failure other than EPERM gives no hint"
+	diag "$tmp/err"
+else
+	ok "bob: a failure other than EPERM gives no hint"
+fi
+
 if as bob "$BPFTOOL version" && [ ! -s "$tmp/err" ]; then
 	ok "bob: bpftool version works, with nothing on stderr"
 else
@@ -232,4 +301,4 @@ else
 	diag "$tmp/err"
 fi
 
-[ "$n" -eq "$PLAN" ] || echo "# bug: planned $PLAN tests, ran $n"
+[ "$n" -eq "$PLAN" ] || not_ok "the plan: $PLAN tests planned, $n ran"

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/bpf.h>
+#include <linux/bpf_dev.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>

@@ -1,30 +1,97 @@
-#!/bin/sh
-# The administrator's files in deploy/, checked against what the guest
-# did with them, and the service they describe run as written. TAP.
-d=/usr/lib/devbpf/deploy
+#!/bin/bash
+# The deployment files (deploy/) on a real Debian 12 system, as installed
+# in the guest image: udevd applies 60-bpf.rules, systemd-sysusers creates
+# the groups and users, systemd runs ipacct.service with its User=,
+# SupplementaryGroups= and Delegate=, and users log in with the group.
+# Run as root in devbpf.service. Prints TAP.
+# shellcheck source=systemd.sh
+. /usr/lib/devbpf/systemd.sh
+
+rule=/etc/udev/rules.d/60-bpf.rules
+bpftool=/usr/lib/devbpf/bpftool
 n=0
 tap() {
+	local status=$1
+	shift
 	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+	if [ "$status" -eq 0 ]; then echo "ok $n $*"; else echo "not ok $n $*"; fi
 }
+diag() { sed 's/^/# /'; }
 
-echo "1..4"
-rule_mode=$(sed -n 's/.*MODE="\([0-7]*\)".*/\1/p' "$d/60-bpf.rules")
-rule_group=$(sed -n 's/.*GROUP="\([^"]*\)".*/\1/p' "$d/60-bpf.rules")
-[ "$(stat -c '0%a %U %G' /dev/bpf)" = "$rule_mode root $rule_group" ]
-tap $? "udev rule: /dev/bpf is root:$rule_group $rule_mode, as 60-bpf.rules says"
+echo "1..14"
+failed=$(systemctl list-units --failed --plain --no-legend)
+[ -z "$failed" ]
+tap $? "no failed units"
+[ -z "$failed" ] || diag <<<"$failed"
 
-sys_group=$(awk '$1 == "g" { print $2 }' "$d/bpf.sysusers")
-[ "$sys_group" = "$rule_group" ] && grep -q "^$sys_group:" /etc/group
-tap $? "sysusers.d: creates group '$sys_group', the rule's group"
+# --- udev: the rule's GROUP and MODE on the node ---------------------------
+mode=$(sed -n 's/.*MODE="\([0-7]*\)".*/\1/p' "$rule")
+group=$(sed -n 's/.*GROUP="\([^"]*\)".*/\1/p' "$rule")
+got=$(stat -c '0%a %U %G' /dev/bpf)
+[ "$got" = "$mode root $group" ] && grep -qx 'DEVMODE=0440' /sys/class/misc/bpf/uevent
+tap $? "udev: /dev/bpf is root:$group $mode as ${rule##*/} says, the kernel's root:root 0440 before (got: $got)"
+info=$(udevadm info --query=all --name=/dev/bpf)
+grep -qx 'E: SUBSYSTEM=misc' <<<"$info" && grep -qx 'E: DEVNAME=/dev/bpf' <<<"$info"
+tap $? "udevadm info: /dev/bpf is a misc device udev handled"
+unknown=$(journalctl -b -u systemd-udevd -o cat | grep -i "unknown group")
+[ -z "$unknown" ]
+tap $? "udevd knew group $group when it applied the rule"
+[ -z "$unknown" ] || diag <<<"$unknown"
 
-out=$(run-unit.sh "$d/ipacct.service")
+# --- sysusers: the groups and users, created at this boot ------------------
+# By syslog identifier: sysusers exits before journald can tell its unit.
+journalctl --sync
+sysusers_log=$(journalctl -b -t systemd-sysusers -o cat)
+getent group "$group" >/dev/null && grep -q "Creating group '$group'" <<<"$sysusers_log"
+tap $? "sysusers: group $group created at boot from bpf.conf"
+getent passwd ipacct >/dev/null && grep -q "Creating user 'ipacct'" <<<"$sysusers_log"
+tap $? "sysusers: user ipacct created at boot from ipacct.conf"
+diag <<<"$sysusers_log"
+
+# --- the service, as deployed ----------------------------------------------
+out=$(start_unit ipacct.service 'ipacct: \(egress\|run the service\)')
 status=$?
-echo "$out" | sed 's/^/# /'
-tap $status "ipacct.service (User=ipacct, SupplementaryGroups=bpf) counts its own traffic"
+diag <<<"$out"
+uid=$(id -u ipacct)
+gid=$(getent group "$group" | cut -d: -f3)
+[ $status -eq 0 ] && grep -q "^ipacct: Uid:[[:space:]]*${uid}[[:space:]]" <<<"$out" &&
+	grep -q "^ipacct: Groups:.*\b$gid\b" <<<"$out"
+tap $? "systemctl start ipacct.service: runs as User=ipacct with SupplementaryGroups=$group, counts its traffic"
+grep -q "^ipacct: my cgroup /sys/fs/cgroup/system.slice/ipacct.service belongs to uid $uid$" <<<"$out"
+tap $? "ipacct.service: Delegate=yes hands it its cgroup"
+grep -q '^ipacct: CapEff:[[:space:]]*0*$' <<<"$out" && grep -q '^ipacct: NoNewPrivs:[[:space:]]*1$' <<<"$out"
+tap $? "ipacct.service: no capabilities, no new privileges"
+journalctl -b -u ipacct.service -o cat | grep -q "^ipacct: egress .* packets"
+tap $? "journalctl -u ipacct shows the service's lines"
 
-out=$(run-unit.sh "$d/ipacct.service" --without-supplementary-groups)
+without_groups ipacct.service
+out=$(start_unit ipacct.service 'ipacct: \(egress\|run the service\)')
 status=$?
-echo "$out" | sed 's/^/# /'
-[ $status -ne 0 ] && echo "$out" | grep -q /dev/bpf
-tap $? "ipacct.service without SupplementaryGroups= fails, naming /dev/bpf"
+with_groups ipacct.service
+diag <<<"$out"
+[ $status -ne 0 ] && grep -q "ipacct: cannot use BPF: /dev/bpf" <<<"$out"
+tap $? "ipacct.service with a drop-in emptying SupplementaryGroups= fails, naming /dev/bpf"
+
+# --- users ------------------------------------------------------------------
+out=$(su - alice -c "id; $bpftool prog list" 2>&1)
+status=$?
+diag <<<"$out"
+[ $status -eq 0 ] && grep -q "groups=.*($group)" <<<"$out"
+tap $? "su - alice (in group $group): bpftool prog list works with the grant"
+out=$(su - bob -c "id; $bpftool prog list" 2>&1)
+status=$?
+diag <<<"$out"
+[ $status -ne 0 ] && grep -q "Hint: .*/dev/bpf" <<<"$out"
+tap $? "su - bob (not in group $group): bpftool prog list fails, hinting at /dev/bpf"
+# A bpffs of its own for the pin: systemd mounts /sys/fs/bpf mode 0700.
+pins=/run/devbpf-bpffs
+mkdir -p "$pins" && mount -t bpf bpf "$pins"
+c=$(cursor)
+systemd-run --quiet --uid=alice --unit=devbpf-alice --service-type=oneshot \
+	"$bpftool" map create "$pins/alice" type lru_hash key 4 value 4 entries 4 name alicemap
+out=$(unit_log devbpf-alice.service "$c" '.')
+result=$(systemctl show -P Result devbpf-alice.service)
+[ -n "$out" ] && diag <<<"$out"
+[ "$result" = success ] && "$bpftool" map show pinned "$pins/alice" | grep -q "lru_hash  name alicemap"
+tap $? "systemd-run --uid=alice: bpftool creates an LRU hash map (needs CAP_BPF) with the grant"
+umount "$pins"

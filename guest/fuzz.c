@@ -9,12 +9,16 @@
  *    argument to them gives EINVAL, everything else ENOTTY, and no call
  *    but GET_PERM may leave the caller holding the grant.
  * 2. Random bpf() commands and attributes under the grant, for a bounded
- *    count and time; the kernel must not splat (the host reads the log).
+ *    count and time: afterwards the kernel must not be tainted any more
+ *    than before (a WARN or BUG taints it) and the caller must still hold
+ *    the grant, which no bpf() command gives back. The host also reads the
+ *    kernel log for splats.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/bpf_dev.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +35,7 @@ static int fuzz_ioctl(int fd, long *calls)
 	unsigned long args[] = { 0, 1, 0 };
 	unsigned int dir, type, nr, s, a;
 	unsigned long cmd;
-	int bad = 0, ret, want;
+	int bad = 0, ret, want, held;
 
 	for (dir = 0; dir < 4; dir++)
 	for (type = 0xB0; type <= 0xCF; type++)
@@ -52,9 +56,11 @@ static int fuzz_ioctl(int fd, long *calls)
 				       cmd, args[a], ret, want);
 				bad++;
 			}
-			if (grant_held() != (cmd == BPF_DEV_IOCTL_GET_PERM && !ret)) {
-				printf("# ioctl %#lx arg %#lx: grant is %s\n",
-				       cmd, args[a], grant_held() ? "held" : "missing");
+			held = grant_held();
+			if (held != (cmd == BPF_DEV_IOCTL_GET_PERM && !ret)) {
+				printf("# ioctl %#lx arg %#lx: grant is %s\n", cmd,
+				       args[a], held < 0 ? strerror(errno) :
+				       held ? "held" : "missing");
 				bad++;
 			}
 			ioctl(fd, BPF_DEV_IOCTL_PUT_PERM, 0);
@@ -82,12 +88,26 @@ static void fuzz_bpf(long max, time_t deadline, long *calls)
 	}
 }
 
+/* /proc/sys/kernel/tainted, or -1 */
+static long tainted(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/tainted", "r");
+	long val = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &val) != 1)
+			val = -1;
+		fclose(f);
+	}
+	return val;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int seed = argc > 1 ? strtoul(argv[1], NULL, 0) : 1;
 	int seconds = argc > 2 ? atoi(argv[2]) : 10;
-	long ioctls = 0, bpfs = 0;
-	int fd, bad;
+	long ioctls = 0, bpfs = 0, taint_before, taint_after;
+	int fd, bad, held;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	srandom(seed);
@@ -106,8 +126,13 @@ int main(int argc, char **argv)
 		printf("not ok 2 fuzz bpf(): GET_PERM: %s\n", strerror(errno));
 		return 1;
 	}
+	taint_before = tainted();
 	fuzz_bpf(200000, time(NULL) + seconds, &bpfs);
-	printf("ok 2 fuzz bpf() under the grant: seed %u, %ld calls in at most %d s\n",
-	       seed, bpfs, seconds);
-	return bad != 0;
+	taint_after = tainted();
+	held = grant_held();
+	printf("%sok 2 fuzz bpf() under the grant: seed %u, %ld calls in at most %d s, tainted %ld -> %ld, grant %s\n",
+	       taint_before < 0 || taint_after != taint_before || held != 1 ?
+	       "not " : "", seed, bpfs, seconds, taint_before, taint_after,
+	       held == 1 ? "still held" : "lost");
+	return bad || taint_after != taint_before || held != 1;
 }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define DATAGRAMS	100
@@ -79,6 +80,24 @@ static int open_own_cgroup(char *path, size_t len)
 	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
+/* Says who runs it: the lines of /proc/self/status a unit file decides. */
+static void print_credentials(void)
+{
+	static const char *const keys[] = { "Uid:", "Groups:", "CapEff:",
+					    "NoNewPrivs:" };
+	char line[256];
+	unsigned int i;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strncmp(line, keys[i], strlen(keys[i])))
+				printf("ipacct: %s", line);
+	fclose(f);
+}
+
 static int send_loopback(void)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET };
@@ -112,16 +131,19 @@ int main(void)
 		BPF_CGROUP_INET_INGRESS, BPF_CGROUP_INET_EGRESS,
 	};
 	const __u64 want = (__u64)DATAGRAMS * (PAYLOAD + IP_UDP_HDRS);
-	int map_fd, cg_fd, prog_fd[2], bad = 0;
+	int map_fd, cg_fd, prog_fd[2], bad = 0, err;
 	char cgroup[300];
+	struct stat st;
 	__u32 key;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(NULL);
-	if (!libbpf_get_bpf_permission()) {
+	print_credentials();
+	err = libbpf_get_bpf_permission();
+	if (err) {
 		printf("ipacct: cannot use BPF: %s %s (%s)\n", LIBBPF_DEV_BPF,
-		       errno == EACCES ? "is not readable by this user" :
-		       "gave no grant", strerror(errno));
+		       err == -EACCES ? "is not readable by this user" :
+		       "gave no grant", strerror(-err));
 		printf("ipacct: run the service with SupplementaryGroups=bpf\n");
 		return 1;
 	}
@@ -129,10 +151,11 @@ int main(void)
 	       LIBBPF_DEV_BPF);
 
 	cg_fd = open_own_cgroup(cgroup, sizeof(cgroup));
-	if (cg_fd < 0) {
+	if (cg_fd < 0 || fstat(cg_fd, &st)) {
 		printf("ipacct: cannot open my cgroup: %s\n", strerror(errno));
 		return 1;
 	}
+	printf("ipacct: my cgroup %s belongs to uid %u\n", cgroup, st.st_uid);
 	map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ipacct", sizeof(__u32),
 				sizeof(struct counter), 2, NULL);
 	if (map_fd < 0) {
@@ -154,7 +177,12 @@ int main(void)
 	}
 	printf("ipacct: counting in %s (cgroup_skb ingress and egress)\n",
 	       cgroup);
-	libbpf_put_bpf_permission();
+	err = libbpf_put_bpf_permission();
+	if (err) {
+		printf("ipacct: could not give the grant back: %s\n",
+		       strerror(-err));
+		return 1;
+	}
 	printf("ipacct: gave the grant back; the map fd is all it needs now\n");
 
 	if (send_loopback()) {

@@ -2,16 +2,10 @@
 /*
  * Tests for libbpf_get_bpf_permission() and libbpf_put_bpf_permission().
  *
- * Runs as root in the guest, after apply-dev-rule.sh: /dev/bpf is
- * root:bpf(990) 0440. Each TEST runs in a process of its own, forked by
- * the harness, so it may change its identity or namespaces freely.
- *
- * Build, statically against the patched libbpf (T is the kernel tree, L
- * the libbpf OUTPUT directory):
- *
- *   gcc -static -O2 -Wall -I$T/tools/testing/selftests -I$T/tools/lib \
- *       -I$T/tools/include/uapi libbpf_grant_test.c $L/libbpf.a \
- *       -lelf -lz -lzstd -o libbpf_grant_test
+ * Runs as root in the guest, where /dev/bpf is root:bpf(990) 0440 (the
+ * deployment's udev rule). Each TEST runs in a process of its own, forked
+ * by the harness, so it may change its identity or namespaces freely, and
+ * starts with libbpf's feature cache empty.
  */
 
 #define _GNU_SOURCE
@@ -19,22 +13,23 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
+#include <linux/bpf_dev.h>
+#include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "kselftest_harness.h"
-
-#ifndef BPF_DEV_IOCTL_GET_PERM
-#define BPF_DEV_IOCTL_GET_PERM	_IO(0xBF, 0x01)
-#endif
 
 #define GID_BPF		990	/* group "bpf", may open /dev/bpf */
 #define UID_ALICE	1000	/* in group bpf */
@@ -63,6 +58,23 @@ static int try_lru_map(void)
 		return -errno;
 	close(fd);
 	return 0;
+}
+
+/* The calling thread's "BpfDev:" status line: 0, 1, or -1 if absent. */
+static int bpf_dev_status(void)
+{
+	char line[128];
+	int val = -1;
+	FILE *f;
+
+	f = fopen("/proc/thread-self/status", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "BpfDev: %d", &val) == 1)
+			break;
+	fclose(f);
+	return val;
 }
 
 /* Number of open file descriptors, or -1. */
@@ -98,21 +110,19 @@ TEST(member_get_succeeds)
 {
 	ASSERT_EQ(0, become(UID_ALICE, true));
 	ASSERT_EQ(-EPERM, try_lru_map()) TH_LOG("privileged before the grant?");
-	ASSERT_TRUE(libbpf_get_bpf_permission())
+	ASSERT_EQ(0, libbpf_get_bpf_permission())
 		TH_LOG("errno %d (%s)", errno, strerror(errno));
 	EXPECT_EQ(0, try_lru_map());
+	EXPECT_EQ(1, bpf_dev_status());
 }
 
 TEST(non_member_get_fails_with_eacces)
 {
-	bool ok;
-
 	libbpf_set_print(quiet);
 	ASSERT_EQ(0, become(UID_BOB, false));
 	errno = 0;
-	ok = libbpf_get_bpf_permission();
-	EXPECT_FALSE(ok);
-	EXPECT_EQ(EACCES, errno) TH_LOG("errno %d (%s)", errno, strerror(errno));
+	EXPECT_EQ(-EACCES, libbpf_get_bpf_permission());
+	EXPECT_EQ(EACCES, errno);
 }
 
 TEST(non_member_get_leaks_no_fd)
@@ -123,7 +133,7 @@ TEST(non_member_get_leaks_no_fd)
 	ASSERT_EQ(0, become(UID_BOB, false));
 	before = count_fds();
 	ASSERT_LT(0, before);
-	ASSERT_FALSE(libbpf_get_bpf_permission());
+	ASSERT_GT(0, libbpf_get_bpf_permission());
 	after = count_fds();
 	EXPECT_EQ(before, after);
 }
@@ -131,12 +141,120 @@ TEST(non_member_get_leaks_no_fd)
 TEST(put_revokes)
 {
 	ASSERT_EQ(0, become(UID_ALICE, true));
-	ASSERT_TRUE(libbpf_get_bpf_permission());
+	ASSERT_EQ(0, libbpf_get_bpf_permission());
 	ASSERT_EQ(0, try_lru_map());
-	errno = 0;
-	libbpf_put_bpf_permission();
-	ASSERT_EQ(0, errno) TH_LOG("put failed: %s", strerror(errno));
+	EXPECT_EQ(0, libbpf_put_bpf_permission());
 	EXPECT_EQ(-EPERM, try_lru_map());
+	EXPECT_EQ(0, bpf_dev_status());
+}
+
+/* The grant is held while the file is open, and only then. */
+TEST(get_keeps_the_node_open_until_put)
+{
+	int before;
+
+	ASSERT_EQ(0, become(UID_ALICE, true));
+	before = count_fds();
+	ASSERT_EQ(0, libbpf_get_bpf_permission());
+	EXPECT_EQ(before + 1, count_fds());
+	ASSERT_EQ(0, libbpf_put_bpf_permission());
+	EXPECT_EQ(before, count_fds());
+}
+
+/* Nothing to give back is not an error, and needs no access to the node. */
+TEST(put_without_get_succeeds)
+{
+	ASSERT_EQ(0, become(UID_BOB, false));
+	EXPECT_EQ(0, libbpf_put_bpf_permission());
+}
+
+static int keep_only_cap_setgid(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	data[0].permitted = data[0].effective = 1U << CAP_SETGID;
+	return syscall(__NR_capset, &hdr, data) ? -errno : 0;
+}
+
+/*
+ * A thread that drops the group after taking the grant can no longer open
+ * the node; put must give the grant back all the same.
+ */
+TEST(put_after_dropping_the_group)
+{
+	ASSERT_EQ(0, prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0));
+	ASSERT_EQ(0, become(UID_ALICE, true));
+	ASSERT_EQ(0, keep_only_cap_setgid());
+	ASSERT_EQ(0, libbpf_get_bpf_permission());
+	ASSERT_EQ(1, bpf_dev_status());
+
+	ASSERT_EQ(0, setgroups(0, NULL));
+	ASSERT_EQ(-1, open(LIBBPF_DEV_BPF, O_RDONLY)) TH_LOG("still opens");
+	EXPECT_EQ(0, libbpf_put_bpf_permission());
+	EXPECT_EQ(0, bpf_dev_status());
+	EXPECT_EQ(-EPERM, try_lru_map());
+}
+
+struct map_thread {
+	bool get;	/* take the grant first */
+	int err;	/* libbpf_get_bpf_permission(), then bpf_map_create() */
+	char name[BPF_OBJ_NAME_LEN];	/* the name the kernel kept */
+};
+
+/* Creates a map named "feature_cache": libbpf probes for map names first. */
+static void *create_named_map(void *arg)
+{
+	struct map_thread *t = arg;
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int fd;
+
+	t->err = t->get ? libbpf_get_bpf_permission() : 0;
+	if (t->err)
+		return NULL;
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "feature_cache", 4, 4, 1, NULL);
+	if (fd < 0) {
+		t->err = -errno;
+	} else {
+		if (!bpf_map_get_info_by_fd(fd, &info, &len))
+			memcpy(t->name, info.name, sizeof(t->name));
+		close(fd);
+	}
+	if (t->get)
+		libbpf_put_bpf_permission();
+	return NULL;
+}
+
+/*
+ * libbpf's feature probes are cached per process, the grant is per thread:
+ * a probe that failed in a thread without the grant must not degrade the
+ * loads of a thread that holds it (here: the map loses its name).
+ */
+TEST(feature_probes_of_threads_without_grant_do_not_count)
+{
+	struct map_thread without = { .get = false }, with = { .get = true };
+	pthread_t thread;
+	FILE *f;
+	int unpriv = 0;
+
+	f = fopen("/proc/sys/kernel/unprivileged_bpf_disabled", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "%d", &unpriv));
+	fclose(f);
+	ASSERT_NE(0, unpriv) TH_LOG("unprivileged bpf() must be off");
+
+	ASSERT_EQ(0, become(UID_ALICE, true));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, create_named_map, &without));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(-EPERM, without.err);
+
+	ASSERT_EQ(0, pthread_create(&thread, NULL, create_named_map, &with));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(0, with.err) TH_LOG("%s", strerror(-with.err));
+	EXPECT_STREQ("feature_cache", with.name);
 }
 
 /*
@@ -161,8 +279,9 @@ TEST(root_succeeds_without_node)
 	ASSERT_EQ(ENOTTY, errno);
 	close(fd);
 
-	EXPECT_TRUE(libbpf_get_bpf_permission())
+	EXPECT_EQ(0, libbpf_get_bpf_permission())
 		TH_LOG("errno %d (%s)", errno, strerror(errno));
+	EXPECT_EQ(0, bpf_dev_status());
 }
 
 /*
@@ -173,7 +292,6 @@ TEST(root_succeeds_without_node)
  */
 TEST(root_in_user_namespace_is_not_privileged)
 {
-	bool ok;
 	int fd;
 
 	libbpf_set_print(quiet);
@@ -186,9 +304,8 @@ TEST(root_in_user_namespace_is_not_privileged)
 	close(fd);
 
 	errno = 0;
-	ok = libbpf_get_bpf_permission();
-	EXPECT_FALSE(ok);
-	EXPECT_EQ(EPERM, errno) TH_LOG("errno %d (%s)", errno, strerror(errno));
+	EXPECT_EQ(-EPERM, libbpf_get_bpf_permission());
+	EXPECT_EQ(EPERM, errno);
 }
 
 TEST_HARNESS_MAIN

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/bpf_dev.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -51,9 +52,9 @@ static void *cycler(void *arg)
 {
 	while (time(NULL) < deadline) {
 		expect(!ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0), "GET_PERM failed");
-		expect(grant_held(), "no grant after GET_PERM");
+		expect(grant_held() == 1, "no grant after GET_PERM");
 		expect(!ioctl(dev_fd, BPF_DEV_IOCTL_PUT_PERM, 0), "PUT_PERM failed");
-		expect(!grant_held(), "grant still there after PUT_PERM");
+		expect(grant_held() == 0, "grant still there after PUT_PERM");
 	}
 	return NULL;
 }
@@ -62,7 +63,7 @@ static void *cycler(void *arg)
 static void *witness(void *arg)
 {
 	while (time(NULL) < deadline)
-		expect(!grant_held(), "a thread that never asked holds a grant");
+		expect(grant_held() == 0, "a thread that never asked holds a grant");
 	return NULL;
 }
 
@@ -77,20 +78,20 @@ static void *spawner(void *arg)
 	while (time(NULL) < deadline) {
 		pid = fork();
 		if (pid == 0)
-			_exit(grant_held() ? 1 : 0);
+			_exit(grant_held() == 0 ? 0 : 1);
 		expect(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 		       !WEXITSTATUS(status), "forked child holds the grant");
 		pid = fork();
 		if (pid == 0) {
 			/* The child takes the grant itself, then execs. */
-			if (ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0) || !grant_held())
+			if (ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0) || grant_held() != 1)
 				_exit(2);
 			execv("/proc/self/exe", argv);
 			_exit(3);
 		}
 		expect(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 		       !WEXITSTATUS(status), "exec'd image holds the grant");
-		expect(grant_held(), "spawner lost its grant");
+		expect(grant_held() == 1, "spawner lost its grant");
 	}
 	return NULL;
 }
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
 	int seconds, i, status;
 
 	if (argc == 2 && !strcmp(argv[1], EXEC_PROBE))
-		return grant_held() ? 1 : 0;
+		return grant_held() == 0 ? 0 : 1;
 	seconds = argc > 1 ? atoi(argv[1]) : 10;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,

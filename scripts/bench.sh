@@ -26,9 +26,9 @@ run_logged kernel-base kmake "$base_src" "$base_build" bzImage
 # --- the two boots ------------------------------------------------------------
 bench_log=$LOGS/console-bench.log
 base_log=$LOGS/console-footprint-base.log
-DEVBPF_CONSOLE_LOG=$bench_log "$REPO/scripts/boot.sh" bench | grep -E '^(BENCH|FOOTPRINT)' >&2
+DEVBPF_CONSOLE_LOG=$bench_log "$REPO/scripts/boot.sh" busybox bench | grep -E '^(BENCH|FOOTPRINT)' >&2
 DEVBPF_CONSOLE_LOG=$base_log DEVBPF_BOOT_KERNEL=$base_build/arch/x86/boot/bzImage \
-	"$REPO/scripts/boot.sh" footprint | grep -E '^FOOTPRINT' >&2
+	"$REPO/scripts/boot.sh" busybox footprint | grep -E '^FOOTPRINT' >&2
 grep -q '^BENCH ' "$bench_log" || die "the benchmark printed nothing (see $bench_log)"
 
 footprint() { # footprint LOG KEY

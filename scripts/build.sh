@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Configures and builds the kernel in $BUILD (incrementally: the config is
 # only rewritten when it changes), builds the guest programs statically
-# and packs the initramfs.
+# and packs the two guests' initramfs archives: busybox, and Debian.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$TREE/.git" ] || die "no work tree at $TREE (run: make tree)"
 
-fragments=("$REPO/config/kernel.config")
-[ "$KCONFIG_FLAVOUR" = debug ] && fragments+=("$REPO/config/debug.config")
-
 msg "configuring ($KCONFIG_FLAVOUR) in $BUILD"
-run_logged "kconfig-$KCONFIG_FLAVOUR" kconfig_merge "$TREE" "$BUILD" "${fragments[@]}"
+if [ "$KCONFIG_FLAVOUR" = distro ]; then
+	run_logged "kconfig-$KCONFIG_FLAVOUR" distro_config "$TREE" "$BUILD"
+else
+	fragments=("$REPO/config/kernel.config")
+	[ "$KCONFIG_FLAVOUR" = debug ] && fragments+=("$REPO/config/debug.config")
+	run_logged "kconfig-$KCONFIG_FLAVOUR" kconfig_merge "$TREE" "$BUILD" "${fragments[@]}"
+fi
 
 msg "building bzImage (log: $LOGS/kernel-$KCONFIG_FLAVOUR.log)"
 start=$SECONDS
@@ -44,6 +47,7 @@ for src in "$REPO"/guest/*.c; do
 		-I "$TREE/tools/lib" -o "$bin" "$src" "$tools/libbpf/libbpf.a" -lelf -lz
 done
 
+# --- the busybox guest: initramfs.cpio ----------------------------------
 root=$GUEST/root
 bin=$root/usr/lib/devbpf
 rm -rf "$root"
@@ -53,7 +57,6 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$REPO/guest/init" "$root/init"
 cp "$REPO"/guest/*.sh "$bin/"
 cp "$REPO"/guest/etc/* "$root/etc/"
-cp -r "$REPO/deploy" "$bin/deploy"
 chmod 0755 "$root/init" "$bin"/*.sh
 
 cat >"$GUEST/nodes.list" <<'LIST'
@@ -66,3 +69,34 @@ LIST
 (cd "$BUILD" && run_logged "initramfs-$KCONFIG_FLAVOUR" sh "$TREE/usr/gen_initramfs.sh" \
 	-o "$GUEST/initramfs.cpio" -u squash -g squash "$root" "$GUEST/nodes.list")
 msg "guest: $GUEST/initramfs.cpio ($(du -k "$GUEST/initramfs.cpio" | cut -f1) KiB)"
+
+# --- the Debian guest: debian.cpio, the root file system from rootfs.sh
+# followed by the project's files in the places a package would put them.
+# The kernel unpacks both archives in turn. ---------------------------------
+[ -f "$ROOTFS_CPIO" ] || die "no Debian root file system at $ROOTFS_CPIO (run: make rootfs)"
+stage=$GUEST/debian-overlay
+rm -rf "$stage"
+install -d "$stage/usr/lib/devbpf"
+cp "$out"/* "$REPO"/guest/*.sh "$stage/usr/lib/devbpf/"
+chmod 0755 "$stage"/usr/lib/devbpf/*.sh
+# what an administrator installs
+install -D -m 0644 "$REPO/deploy/60-bpf.rules" "$stage/etc/udev/rules.d/60-bpf.rules"
+install -D -m 0644 "$REPO/deploy/bpf.sysusers" "$stage/usr/lib/sysusers.d/bpf.conf"
+install -D -m 0644 "$REPO/deploy/ipacct.sysusers" "$stage/usr/lib/sysusers.d/ipacct.conf"
+install -D -m 0644 "$REPO/deploy/ipacct.service" "$stage/etc/systemd/system/ipacct.service"
+# the test users and the unit that runs main.sh
+d=$REPO/guest/debian
+install -D -m 0644 "$d/test-users.sysusers" "$stage/usr/lib/sysusers.d/devbpf-test-users.conf"
+install -D -m 0644 "$d/test-users.tmpfiles" "$stage/usr/lib/tmpfiles.d/devbpf-test-users.conf"
+install -m 0644 "$d/devbpf.target" "$d/devbpf.service" "$stage/etc/systemd/system/"
+echo devbpf >"$stage/etc/hostname"
+# A fixed machine ID: without one, every boot would be a first boot.
+echo 0d3b5f0e6c1a4e2b9f7a8c6d5e4f3a2b >"$stage/etc/machine-id"
+# The kernel runs /init of an initramfs.
+ln -s /sbin/init "$stage/init"
+# The kernel applies an archive's directory modes to directories that exist.
+find "$stage" -type d -exec chmod 0755 {} +
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) \
+	>"$GUEST/debian-overlay.cpio"
+cat "$ROOTFS_CPIO" "$GUEST/debian-overlay.cpio" >"$GUEST/debian.cpio"
+msg "guest: $GUEST/debian.cpio ($(du -m "$GUEST/debian.cpio" | cut -f1) MiB)"

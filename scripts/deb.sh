@@ -9,7 +9,6 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=${DEB_CONFIG:-debian}
-debian_config=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 
 case $flavour in
 test)
@@ -17,19 +16,9 @@ test)
 	[ -f "$build/.config" ] || die "no test build in $build (run: make build)"
 	;;
 debian)
-	build=$WORK/build-deb-debian
-	mkdir -p "$build"
-	[ -f "$debian_config" ] || die "$debian_config is missing (package linux-config-6.12)"
-	xzcat "$debian_config" >"$build/.config.debian"
-	# Debian's signing keys are not in the source package: build without.
-	"$TREE/scripts/config" --file "$build/.config.debian" --enable BPF_DEV \
-		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS ""
-	if ! cmp -s "$build/.config.debian" "$build/.config.debian.prev"; then
-		cp "$build/.config.debian" "$build/.config"
-		cp "$build/.config.debian" "$build/.config.debian.prev"
-		run_logged kconfig-deb-debian make -C "$TREE" O="$build" olddefconfig
-	fi
-	grep -qx CONFIG_BPF_DEV=y "$build/.config" || die "CONFIG_BPF_DEV=y did not stick in $build/.config"
+	# The same build directory as make check-distro's bzImage
+	build=$WORK/build-distro
+	run_logged kconfig-deb-debian distro_config "$TREE" "$build"
 	;;
 *) die "DEB_CONFIG must be 'debian' or 'test', not '$flavour'" ;;
 esac

@@ -3,8 +3,9 @@
 #
 #   DEVBPF_WORK   work directory, outside the repository
 #                 (default: ~/.cache/devbpf)
-#   DEVBPF_KCONFIG  kernel config flavour: "test" (config/kernel.config)
-#                 or "debug" (adds config/debug.config); default "test"
+#   DEVBPF_KCONFIG  kernel config flavour: "test" (config/kernel.config),
+#                 "debug" (adds config/debug.config) or "distro" (Debian's
+#                 own config); default "test"
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${DEVBPF_WORK:-$HOME/.cache/devbpf}
@@ -13,14 +14,15 @@ TREE=$WORK/tree
 BUILD=$WORK/build-$KCONFIG_FLAVOUR
 GUEST=$WORK/guest-$KCONFIG_FLAVOUR
 LOGS=$WORK/logs
+ROOTFS_CPIO=$WORK/debian/rootfs.cpio
 SOURCE_PKG=linux-source-6.12
 SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
 
 case $KCONFIG_FLAVOUR in
-test | debug) ;;
+test | debug | distro) ;;
 *)
-	echo "devbpf: DEVBPF_KCONFIG must be 'test' or 'debug', not '$KCONFIG_FLAVOUR'" >&2
+	echo "devbpf: DEVBPF_KCONFIG must be 'test', 'debug' or 'distro', not '$KCONFIG_FLAVOUR'" >&2
 	exit 2
 	;;
 esac
@@ -101,6 +103,27 @@ kconfig_merge() {
 				die "$line (from ${f##*/}) is not in the kernel config: a missing dependency, or the series is not applied"
 		done <"$f"
 	done
+}
+
+# distro_config SRC BUILD: Debian's own config (linux-config-6.12, amd64)
+# with CONFIG_BPF_DEV=y, in BUILD. Debian's signing keys are not in the
+# source package: the build goes without them. The old timestamp is kept
+# when nothing changed.
+DISTRO_CONFIG=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+distro_config() {
+	local src=$1 build=$2
+	mkdir -p "$build"
+	[ -f "$DISTRO_CONFIG" ] || die "$DISTRO_CONFIG is missing (package linux-config-6.12)"
+	xzcat "$DISTRO_CONFIG" >"$build/.config.distro"
+	"$src/scripts/config" --file "$build/.config.distro" --enable BPF_DEV \
+		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS ""
+	if ! cmp -s "$build/.config.distro" "$build/.config.distro.prev"; then
+		cp "$build/.config.distro" "$build/.config"
+		make -C "$src" O="$build" olddefconfig
+		cp "$build/.config.distro" "$build/.config.distro.prev"
+	fi
+	grep -qx CONFIG_BPF_DEV=y "$build/.config" ||
+		die "CONFIG_BPF_DEV=y did not stick in $build/.config"
 }
 
 # kmake SRC BUILD TARGET...: make in kernel tree SRC with output in BUILD,

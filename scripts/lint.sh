@@ -39,6 +39,22 @@ else
 	msg "git am: the series does not apply to a fresh unpack of $SOURCE_PKG $(source_version)"
 	bad=1
 fi
+# The UAPI header of the series stands on its own: installed by the kernel's
+# headers_install, a file that includes only it compiles, and <linux/bpf.h>
+# does not pull in <linux/ioctl.h> for it.
+hdr=$scratch/headers
+if make -s -C "$fresh" INSTALL_HDR_PATH="$hdr" headers_install >"$scratch/headers.log" 2>&1 &&
+	printf '#include <linux/bpf_dev.h>\nunsigned long cmds[] = { BPF_DEV_IOCTL_GET_PERM, BPF_DEV_IOCTL_PUT_PERM };\n' |
+	gcc -Wall -Werror -std=c89 -pedantic -nostdinc -isystem "$hdr/include" -c -x c -o /dev/null - &&
+	printf '#include <linux/bpf.h>\n#ifdef _IOC\n#error linux/bpf.h pulls in linux/ioctl.h\n#endif\n' |
+	gcc -Werror -isystem "$hdr/include" -c -x c -o /dev/null -; then
+	msg "uapi: <linux/bpf_dev.h> compiles on its own; <linux/bpf.h> does not include <linux/ioctl.h>"
+else
+	tail -n 5 "$scratch/headers.log" >&2
+	msg "uapi: <linux/bpf_dev.h> does not stand on its own (see above)"
+	bad=1
+fi
+
 # The files the series adds: kernel-doc clean, and the rst parses clean.
 added=$(git -C "$fresh" diff --name-only --diff-filter=A HEAD~"$(series_patches | wc -l)" HEAD)
 for f in $added; do

@@ -6,9 +6,11 @@ set -euo pipefail
 packages=(
 	linux-source-6.12 linux-config-6.12	# the tree, and Debian's config
 	build-essential bc bison flex cpio kmod	# building a kernel
-	libelf-dev libssl-dev zlib1g-dev libzstd-dev	# kernel and bpftool
+	libelf-dev libssl-dev zlib1g-dev libzstd-dev dwarves	# kernel (pahole: BTF) and bpftool
 	ccache rsync xz-utils dpkg-dev debhelper	# builds, bindeb-pkg
-	qemu-system-x86 busybox-static	# the guest
+	qemu-system-x86 busybox-static	# the busybox guest
+	mmdebstrap libarchive-tools	# the Debian guest
+	clang-19 llvm-19 lld-19	# upstream's BPF selftests (make check-upstream)
 	shellcheck python3-docutils python3-ply python3-git	# make lint
 )
 

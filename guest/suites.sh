@@ -1,0 +1,44 @@
+#!/bin/sh
+# suites.sh SUITE...: the test run in the guest. Every suite prints TAP;
+# the host counts the results. Suites:
+#   kselftest  tools/testing/selftests/bpf_dev, as root dropping to users
+#   libbpf     libbpf_get/put_bpf_permission()
+#   bpftool    bpftool as root, alice (group bpf) and bob
+#   deploy     the deployment files under the real udev, sysusers, systemd
+#   stress     GET/PUT, fork and execve racing across threads and processes
+#   fuzz       the ioctl, and bpf() under the grant
+# Run as root, with /dev/bpf root:bpf 0440.
+
+for suite in "$@"; do
+	case $suite in
+	kselftest)
+		for t in dev_bpf_test ptrace_test lsm_audit_test; do
+			echo "devbpf: kselftest bpf_dev: $t"
+			"$t"
+		done
+		;;
+	libbpf)
+		echo "devbpf: libbpf_get/put_bpf_permission() (as root, dropping to alice and bob)"
+		libbpf_grant_test
+		;;
+	bpftool)
+		echo "devbpf: bpftool as root, as alice (group bpf) and as bob"
+		bpftool.sh
+		;;
+	deploy)
+		echo "devbpf: the deployment files under udev, systemd-sysusers and systemd"
+		deploy.sh
+		;;
+	stress)
+		echo "devbpf: race stress, as alice (group bpf)"
+		su alice -c "/usr/lib/devbpf/stress 10"
+		;;
+	fuzz)
+		echo "devbpf: fuzzing, as alice (group bpf)"
+		su alice -c "/usr/lib/devbpf/fuzz $(date +%s) 10"
+		;;
+	*)
+		echo "not ok 1 devbpf: unknown suite '$suite'"
+		;;
+	esac
+done

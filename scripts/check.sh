@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# check.sh: every suite on the kernel built for $DEVBPF_KCONFIG, in the
+# guests that flavour uses, then one count of the TAP results of all boots:
+#   test    busybox: the kselftest, libbpf, bpftool, stress and fuzz;
+#           Debian: the deployment under the real udev, sysusers, systemd
+#   debug   busybox, the same suites (KASAN and lockdep are slow: no
+#           Debian boot)
+#   distro  Debian: every suite, on Debian's own kernel config
+# A boot that hangs, panics, splats or stops early counts as a failure.
+# Ends with "N passed, N failed" (and ", N skipped").
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+core=kselftest,libbpf,bpftool,stress,fuzz
+case $KCONFIG_FLAVOUR in
+test) boots=("busybox $core" "debian deploy") ;;
+debug) boots=("busybox $core") ;;
+distro) boots=("debian $core,deploy") ;;
+esac
+
+logs=()
+problems=0
+for b in "${boots[@]}"; do
+	read -r guest suites <<<"$b"
+	log=$LOGS/console-$KCONFIG_FLAVOUR-$guest-check.log
+	logs+=("$log")
+	DEVBPF_CONSOLE_LOG=$log "$REPO/scripts/boot.sh" "$guest" check "$suites" ||
+		problems=$((problems + 1))
+done
+
+results=$(cat "${logs[@]}" | grep -E '^(not )?ok [0-9]+ ' || true)
+passed=$(grep -E '^ok ' <<<"$results" | grep -vc '# SKIP' || true)
+skipped=$(grep -c '# SKIP' <<<"$results" || true)
+failed=$(grep -c '^not ok ' <<<"$results" || true)
+[ $((passed + failed)) -gt 0 ] || { msg "FAIL: no test result was printed"; problems=$((problems + 1)); }
+grep '^not ok ' <<<"$results" | sed 's/^/devbpf: FAILED: /' >&2 || true
+failed=$((failed + problems))
+summary="$passed passed, $failed failed"
+[ "$skipped" -eq 0 ] || summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,378 @@
+#!/usr/bin/env bash
+# upstream.sh: upstream's BPF selftests on the patched kernel, run as root,
+# as a user who holds the /dev/bpf grant, and as the same user without it,
+# then compared test by test (make check-upstream). UPSTREAM_SUITES names
+# the suites, comma-separated (default: all three):
+#   test_verifier  all of it
+#   test_progs     test_progs -t verifier, from a test_progs built with
+#                  prog_tests/verifier.c alone
+#   test_maps      without the map tests that need BPF skeletons; about six
+#                  minutes per run under TCG
+# A suite passes when the grant run's results equal root's test for test,
+# but for the exceptions named below, and the run without the grant
+# differs from root's: the comparison can tell. A missing run fails its
+# suite; a boot that hangs, panics or splats is one more failure. Ends
+# with "N passed, N failed".
+#
+# Built from $TREE in $WORK/upstream for the kernel in $BUILD, incrementally:
+# upstream's Makefile makes libbpf, bpftool, vmlinux.h, the BPF objects and
+# the skeletons; the test programs (static) and bpf_testmod.ko are made
+# here, as that Makefile would make all of test_progs. Nothing is written
+# into $TREE. The guest is the busybox one (guest/init, guest/main.sh)
+# with the tests added; guest/upstream.sh runs them.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+IFS=, read -ra suites <<<"${UPSTREAM_SUITES:-test_verifier,test_progs,test_maps}"
+for s in "${suites[@]}"; do
+	case $s in
+	test_verifier | test_progs | test_maps) ;;
+	*) die "UPSTREAM_SUITES: no suite '$s' (test_verifier, test_progs, test_maps)" ;;
+	esac
+done
+
+# exception SUITE TEST WHY: where the grant cannot stand in for root for a
+# reason outside BPF. TEST is an extended regex on test names; differences
+# it matches are printed with WHY and do not fail the suite. (The non-BPF
+# needs that the guest meets for the user instead are in guest/upstream.sh.)
+ex_suite=() ex_test=() ex_why=()
+exception() {
+	ex_suite+=("$1") ex_test+=("$2") ex_why+=("$3")
+}
+exception test_progs '^verifier_mtu(/|$)' \
+	"the test raises CAP_BPF and CAP_NET_ADMIN and drops CAP_SYS_ADMIN and CAP_PERFMON itself; the grant stands for all four or for none"
+
+SELFTESTS=$TREE/tools/testing/selftests/bpf
+UP=$WORK/upstream
+OUT=$UP/selftests # OUTPUT of upstream's Makefile
+OBJ=$UP/obj       # the test programs' objects
+GEN=$UP/gen       # their tests.h, which upstream's Makefile writes into $TREE
+BIN=$UP/bin       # what the guest gets
+RESULTS=$UP/results
+LLVM_TOOLS=(CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19
+	LLVM_OBJCOPY=llvm-objcopy-19 LLVM_CONFIG=llvm-config-19)
+# upstream's Makefile's flags for its test programs, static, our tests.h first
+CFLAGS=(-g -O0 -rdynamic -Wall -Werror -fno-omit-frame-pointer -static -D_GNU_SOURCE=
+	-I"$GEN" -I"$SELFTESTS" -I"$OUT/tools/include" -I"$TREE/tools/lib"
+	-I"$TREE/tools/include" -I"$TREE/tools/arch/x86/include"
+	-I"$TREE/tools/include/uapi" -I"$OUT")
+LIBBPF=$OUT/tools/build/libbpf/libbpf.a
+LIBS=("$LIBBPF" -lelf -lz -lrt -lpthread)
+# test_progs' helpers (TRUNNER_EXTRA_SOURCES of upstream's Makefile)
+PROGS_HELPERS=(cgroup_helpers trace_helpers network_helpers testing_helpers
+	btf_helpers cap_helpers unpriv_helpers netlink_helpers jit_disasm_helpers
+	test_loader xsk disasm disasm_helpers json_writer)
+
+# --- building -------------------------------------------------------------
+
+# selftests_make TARGET...: upstream's Makefile, for TARGETs in $OUT;
+# without the LLVM disassembler (test_progs then skips __jited checks)
+selftests_make() {
+	make -C "$SELFTESTS" -j"$(nproc)" OUTPUT="$OUT" VMLINUX_BTF="$BUILD/vmlinux" \
+		"${LLVM_TOOLS[@]}" feature-llvm=0 "$@"
+}
+
+# fresh TARGET FILE...: TARGET exists and is newer than every FILE
+fresh() {
+	local target=$1 f
+	shift
+	[ -e "$target" ] || return 1
+	for f; do
+		[ "$f" -ot "$target" ] || return 1
+	done
+}
+
+# compile OBJ SRC: unless OBJ is newer than all its last compile read
+compile() {
+	local obj=$1 src=$2 deps=()
+	if [ -f "$obj.d" ]; then
+		mapfile -t deps < <(awk '{ sub(/^[^:]*:/, ""); for (i = 1; i <= NF; i++) if ($i != "\\") print $i }' "$obj.d")
+		fresh "$obj" "${deps[@]}" && return 0
+	fi
+	echo "CC $src"
+	gcc "${CFLAGS[@]}" -MMD -MF "$obj.d" -c "$src" -o "$obj"
+}
+
+# program NAME SRC...: compiles the SRCs (in $SELFTESTS) and links $BIN/NAME
+program() {
+	local name=$1 src objs=()
+	shift
+	mkdir -p "$OBJ" "$BIN"
+	for src; do
+		objs+=("$OBJ/$(basename "$src" .c).o")
+		compile "${objs[-1]}" "$SELFTESTS/$src"
+	done
+	fresh "$BIN/$name" "${objs[@]}" "$LIBBPF" && return 0
+	echo "LINK $name"
+	gcc "${CFLAGS[@]}" "${objs[@]}" "${LIBS[@]}" -o "$BIN/$name"
+}
+
+# write_if_changed FILE: stdin to FILE, which keeps its timestamp if the
+# content is the same
+write_if_changed() {
+	mkdir -p "$(dirname "$1")"
+	cat >"$1.new"
+	if cmp -s "$1.new" "$1"; then rm "$1.new"; else mv "$1.new" "$1"; fi
+}
+
+# define_tests FILE...: a test runner's tests.h, as upstream's Makefile
+# makes it from the runner's test files
+define_tests() {
+	echo '/* Generated header, do not edit */'
+	sed -n -E 's/^void (serial_)?test_([a-zA-Z0-9_]+)\((void)?\).*/DEFINE_TEST(\2)/p' "$@" | sort
+}
+
+# bpf_testmod.ko for the kernel in $BUILD. Kbuild of 6.12 builds an
+# external module in its source folder: a copy, with the timestamps kept.
+# build.sh makes bzImage alone, whose exports go to vmlinux.symvers: with
+# no Module.symvers, modpost is given that (and warns, harmlessly).
+build_testmod() {
+	local dir=$UP/bpf_testmod symvers=()
+	rsync -a "$SELFTESTS/bpf_testmod/" "$dir/"
+	[ -f "$BUILD/Module.symvers" ] || symvers=(KBUILD_EXTRA_SYMBOLS="$BUILD/vmlinux.symvers")
+	kmake "$TREE" "$BUILD" M="$dir" "${symvers[@]}" modules
+	cp -p "$dir/bpf_testmod.ko" "$BIN/"
+}
+
+build() {
+	local f skels=() maps_objs=() map_tests=() left_out=() progs_objs=()
+	[ -d "$TREE/.git" ] || die "no work tree at $TREE (run: make tree)"
+	[ -f "$BUILD/vmlinux" ] || die "no kernel in $BUILD (run: make build)"
+	command -v clang-19 >/dev/null || die "clang-19 is missing (run: make setup)"
+	for f in verifier prog_tests map_tests; do
+		[ ! -e "$SELFTESTS/$f/tests.h" ] ||
+			die "$SELFTESTS/$f/tests.h, from a selftests build in the tree, would be used instead of ours: remove it"
+	done
+	mkdir -p "$OUT" "$BIN"
+	# the BPF side sees the kernel's UAPI headers in $OUT/../usr/include
+	ln -sfn "$BUILD/usr" "$UP/usr"
+
+	# the skeletons that prog_tests/verifier.c includes; the BPF objects
+	# that test_maps and those verifier tests open at run time
+	mapfile -t skels < <(sed -n 's/^#include "\(.*\.skel\.h\)"$/\1/p' "$SELFTESTS/prog_tests/verifier.c")
+	mapfile -t maps_objs < <(sed -n 's|.*"\./\([a-z0-9_]*\.bpf\.o\)".*|\1|p' "$SELFTESTS/test_maps.c")
+	mapfile -t progs_objs < <(cd "$SELFTESTS/progs" && sed -n 's/.*__btf_path("\([^"]*\)").*/\1/p' \
+		"${skels[@]/%.skel.h/.c}" | sort -u)
+	# the map tests that include a skeleton stay out (it would take all of
+	# progs/ to build them)
+	for f in "$SELFTESTS"/map_tests/*.c; do
+		if grep -q '\.skel\.h"' "$f"; then left_out+=("${f##*/}"); else map_tests+=("map_tests/${f##*/}"); fi
+	done
+
+	msg "building libbpf, bpftool, vmlinux.h, ${#skels[@]} skeletons and $((${#maps_objs[@]} + ${#progs_objs[@]})) BPF objects (log: $LOGS/upstream-selftests.log)"
+	run_logged upstream-selftests selftests_make "$LIBBPF" \
+		"${skels[@]/#/$OUT/}" "${maps_objs[@]/#/$OUT/}" "${progs_objs[@]/#/$OUT/}"
+	for f in "${maps_objs[@]}" "${progs_objs[@]}"; do
+		cp -p "$OUT/$f" "$BIN/"
+	done
+
+	{
+		echo '/* Generated header, do not edit */'
+		echo '#ifdef FILL_ARRAY'
+		printf '#include "%s"\n' "$SELFTESTS"/verifier/*.c
+		echo '#endif'
+	} | write_if_changed "$GEN/verifier/tests.h"
+	define_tests "$SELFTESTS/prog_tests/verifier.c" | write_if_changed "$GEN/prog_tests/tests.h"
+	define_tests "${map_tests[@]/#/$SELFTESTS/}" | write_if_changed "$GEN/map_tests/tests.h"
+
+	msg "building test_verifier, test_progs and test_maps (without ${left_out[*]}) (logs: $LOGS/upstream-*.log)"
+	run_logged upstream-test_verifier program test_verifier \
+		test_verifier.c testing_helpers.c cap_helpers.c unpriv_helpers.c
+	run_logged upstream-test_progs program test_progs \
+		test_progs.c prog_tests/verifier.c "${PROGS_HELPERS[@]/%/.c}"
+	run_logged upstream-test_maps program test_maps \
+		test_maps.c "${map_tests[@]}" testing_helpers.c cap_helpers.c
+	msg "building bpf_testmod.ko (log: $LOGS/upstream-bpf_testmod.log)"
+	run_logged upstream-bpf_testmod build_testmod
+}
+
+# The busybox guest of build.sh with the tests and the guest's scripts
+# added: the kernel unpacks the two archives in turn.
+pack_guest() {
+	local stage=$UP/guest lib=$UP/guest/usr/lib/devbpf
+	[ -f "$GUEST/initramfs.cpio" ] || die "no busybox guest at $GUEST (run: make build)"
+	rm -rf "$stage"
+	mkdir -p "$lib"
+	cp -a "$BIN" "$lib/upstream"
+	cp "$REPO/guest/main.sh" "$REPO/guest/upstream.sh" "$lib/"
+	find "$stage" -type d -exec chmod 0755 {} +
+	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) \
+		>"$UP/upstream.cpio"
+	cat "$GUEST/initramfs.cpio" "$UP/upstream.cpio" >"$UP/initramfs.cpio"
+	msg "guest: $UP/initramfs.cpio ($(du -m "$UP/initramfs.cpio" | cut -f1) MiB)"
+}
+
+# --- comparing ------------------------------------------------------------
+
+# split_runs LOG: each run's output in $RESULTS/SUITE.WHO.out, and its END
+# line's "rc=N Ns" in SUITE.WHO.end
+split_runs() {
+	rm -rf "$RESULTS"
+	mkdir -p "$RESULTS"
+	awk -v dir="$RESULTS" '
+		/^devbpf: upstream BEGIN / { out = dir "/" $4 "." $5 ".out"; printf "" >out; next }
+		/^devbpf: upstream END / { print $6, $7 >(dir "/" $4 "." $5 ".end"); close(out); out = ""; next }
+		out != "" { print >out }' "$1"
+}
+
+# results SUITE FILE: the test results in a run's output, one a line:
+# KEY, RESULT and the test's name, tab-separated, in the order printed
+results() {
+	case $1 in
+	test_verifier)
+		# "#12/p name OK", "#12/u name SKIP (why)", "#12/p name FAIL ..."
+		awk '/^#[0-9]+\/[up] / {
+			name = substr($0, length($1) + 2); r = "?"
+			if (sub(/ SKIP( \(.*\))?$/, "", name)) r = "SKIP"
+			else if (sub(/ FAIL.*$/, "", name)) r = "FAIL"
+			else if (sub(/( Did not run the program \([^)]*\))* ([0-9]+ cases )?OK( \(NOTE: .*\))?$/, "", name)) r = "OK"
+			print $1 "\t" r "\t" $1 " " name
+		}' "$2"
+		;;
+	test_progs)
+		# "#3/2     test/subtest:OK", "#3       test:OK (SKIP: 1/5)";
+		# the failures are printed again after "All error logs:"
+		awk '/^All error logs:/ { exit }
+		/^#[0-9]+(\/[0-9]+)?[ \t]/ {
+			line = $0
+			sub(/^#[0-9]+(\/[0-9]+)?[ \t]+/, "", line)
+			if (match(line, /:(OK|FAIL|SKIP)( \(SKIP: [0-9]+\/[0-9]+\))?$/)) {
+				name = substr(line, 1, RSTART - 1)
+				split(substr(line, RSTART + 1), r, " ")
+				print name "\t" r[1] "\t" name
+			}
+		}' "$2"
+		;;
+	test_maps)
+		# its final line, and every line that reports a test
+		awk '/^test_maps: OK, [0-9]+ SKIPPED$/ { final = substr($0, 12); next }
+		/SKIP|:PASS|:FAIL/ { if (!($0 in n)) order[++k] = $0; n[$0]++ }
+		END {
+			print "final status\t" (final != "" ? final : "none: it stopped") "\tfinal status"
+			for (i = 1; i <= k; i++) print order[i] "\tprinted " n[order[i]] "x\t" order[i]
+		}' "$2"
+		;;
+	esac
+}
+
+# summary SUITE FILE: what a run says about itself at its end
+summary() {
+	local line
+	case $1 in
+	test_maps) line=$(grep -E '^test_maps: OK' "$2" | tail -n 1 || true) ;;
+	*) line=$(grep -E '^Summary: ' "$2" | tail -n 1 || true) ;;
+	esac
+	[ -n "$line" ] || line="no summary; its last line: $(grep -v '^\[ *[0-9.]*\]' "$2" | tail -n 1 | cut -c1-100)"
+	echo "$line"
+}
+
+# differences A B: the keys whose results differ between the results A and
+# B, as KEY, RESULT in A, RESULT in B and the name, tab-separated
+differences() {
+	awk -F'\t' '
+		NR == FNR { a[$1] = $2; name[$1] = $3; order[++n] = $1; next }
+		{ b[$1] = $2; if (!($1 in name)) { name[$1] = $3; order[++n] = $1 } }
+		END {
+			for (i = 1; i <= n; i++) {
+				k = order[i]
+				x = (k in a) ? a[k] : "missing"; y = (k in b) ? b[k] : "missing"
+				if (x != y) print k "\t" x "\t" y "\t" name[k]
+			}
+		}' "$1" "$2"
+}
+
+# compare SUITE: prints the three runs' summaries and the comparison;
+# fails if the suite does
+compare() {
+	local suite=$1 who r=$RESULTS/$1 missing=0 total unexpected=0 expected=0 nodiff
+	local x y name i why
+	echo "== $suite"
+	for who in root grant nogrant; do
+		if [ ! -f "$r.$who.end" ]; then
+			printf '  %-8s did not run to its end\n' "$who"
+			missing=1
+			[ -f "$r.$who.out" ] || continue
+		fi
+		results "$suite" "$r.$who.out" >"$r.$who.tsv"
+		printf '  %-8s %-12s %s\n' "$who" "$(cat "$r.$who.end" 2>/dev/null || echo 'rc=?')" \
+			"$(summary "$suite" "$r.$who.out")"
+	done
+	if [ $missing -eq 1 ]; then
+		echo "FAIL $suite: a run is missing, no comparison"
+		return 1
+	fi
+	total=$(wc -l <"$r.root.tsv")
+	if [ "$total" -eq 0 ]; then
+		echo "FAIL $suite: root's run printed no test result"
+		return 1
+	fi
+
+	differences "$r.root.tsv" "$r.grant.tsv" >"$r.grant.diff"
+	while IFS=$'\t' read -r _ x y name; do
+		why=
+		for i in "${!ex_suite[@]}"; do
+			if [ "${ex_suite[i]}" = "$suite" ] && [[ $name =~ ${ex_test[i]} ]]; then
+				why=${ex_why[i]}
+				break
+			fi
+		done
+		if [ -n "$why" ]; then
+			echo "  exception: $name: root $x, grant $y ($why)"
+			expected=$((expected + 1))
+		else
+			echo "  DIFFERS: $name: root $x, grant $y"
+			unexpected=$((unexpected + 1))
+		fi
+	done <"$r.grant.diff"
+	echo "  root and grant: $total results; $unexpected differ, $expected by a named exception"
+
+	nodiff=$(differences "$r.root.tsv" "$r.nogrant.tsv" | wc -l)
+	echo "  root and nogrant: $nodiff results differ, e.g.:"
+	differences "$r.root.tsv" "$r.nogrant.tsv" | head -n 3 |
+		awk -F'\t' '{ print "    " $4 ": root " $2 ", nogrant " $3 }'
+
+	if [ "$unexpected" -gt 0 ]; then
+		echo "FAIL $suite: the grant run differs from root's in $unexpected results"
+		return 1
+	elif [ "$nodiff" -eq 0 ]; then
+		echo "FAIL $suite: the run without the grant does not differ from root's: the comparison cannot tell"
+		return 1
+	fi
+	echo "PASS $suite: the grant run matches root's test for test; the run without it does not"
+}
+
+# --- main -------------------------------------------------------------------
+
+start=$SECONDS
+build
+msg "built in $((SECONDS - start)) s"
+pack_guest
+
+# Under TCG, with room: test_maps takes about six minutes per run
+timeout_s=120
+for s in "${suites[@]}"; do
+	case $s in
+	test_verifier) timeout_s=$((timeout_s + 600)) ;;
+	test_progs) timeout_s=$((timeout_s + 900)) ;;
+	test_maps) timeout_s=$((timeout_s + 2700)) ;;
+	esac
+done
+log=$LOGS/console-$KCONFIG_FLAVOUR-busybox-upstream.log
+boot_failed=0
+start=$SECONDS
+# only the guest's own lines on the terminal: the tests' output is long
+if ! DEVBPF_TIMEOUT=${DEVBPF_TIMEOUT:-$timeout_s} DEVBPF_CONSOLE_LOG=$log \
+	"$REPO/scripts/boot.sh" busybox upstream "$(IFS=,; echo "${suites[*]}")" |
+	{ grep --line-buffered '^devbpf: ' || true; }; then
+	boot_failed=1
+fi
+msg "suites ran in $((SECONDS - start)) s; console: $log"
+
+split_runs "$log"
+passed=0 failed=$boot_failed
+[ $boot_failed -eq 0 ] || echo "FAIL the boot (see above)"
+for s in "${suites[@]}"; do
+	if compare "$s"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
