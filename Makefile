@@ -28,7 +28,7 @@ check-upstream: build
 	$(S)/upstream.sh
 
 ## check-bisect: build after each patch of the series in turn (slow)
-check-bisect: tree
+check-bisect: build
 	$(S)/bisect.sh
 
 ## run: the demo on the Debian guest

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench: the same bpf() loops under four identities, in one boot.
+ * bench [IDENTITY...]: the same bpf() loops under four identities (or the
+ * ones named), in one boot.
  *
  *   root     uid 0, full capabilities
  *   caps     uid 1000 with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN as
@@ -10,12 +11,15 @@
  *            token made from a bpffs that root delegated to it
  *
  * Loops: BPF_MAP_CREATE + close of an LRU hash; BPF_PROG_LOAD + close of
- * a two-instruction socket filter; BPF_MAP_LOOKUP_ELEM; and acquiring
- * the privilege (open + GET_PERM + close, or BPF_TOKEN_CREATE + close).
+ * a two-instruction socket filter; BPF_MAP_LOOKUP_ELEM; BPF_MAP_GET_NEXT_ID
+ * (a CAP_SYS_ADMIN command); and acquiring the privilege (open + GET_PERM
+ * + close, or BPF_TOKEN_CREATE + close).
  * Each loop runs REPEATS times per identity, the identities taking turns,
  * each run after the deferred frees of the previous one have settled;
- * the median nanoseconds per operation are printed as
- *   BENCH <identity> <loop> <ns/op> <ops>   or   BENCH <id> <loop> NA <why>
+ * the median nanoseconds per operation are printed, with the fastest and
+ * the slowest run's, as
+ *   BENCH <identity> <loop> <ns/op> <ops> <min> <max>
+ * or   BENCH <id> <loop> NA <why>
  * Under QEMU's -icount the clock counts instructions, so the figures are
  * the same every run and the ratios between identities are exact.
  */
@@ -45,11 +49,11 @@
 #define UID		1000
 #define GID_BPF		990
 
-enum loop { MAP_CREATE, PROG_LOAD, LOOKUP, ACQUIRE, NLOOPS };
+enum loop { MAP_CREATE, PROG_LOAD, LOOKUP, NEXT_ID, ACQUIRE, NLOOPS };
 static const char *const loop_name[NLOOPS] = {
-	"map_create", "prog_load", "map_lookup", "acquire",
+	"map_create", "prog_load", "map_lookup", "map_next_id", "acquire",
 };
-static const int loop_ops[NLOOPS] = { 200, 200, 20000, 1000 };
+static const int loop_ops[NLOOPS] = { 200, 200, 20000, 20000, 1000 };
 
 static int token_fd = -1, bpffs_fd = -1;
 
@@ -137,11 +141,11 @@ static long long run(enum loop loop, int n, int (*acquire)(void))
 	long long t0;
 	int i, fd = -1;
 
+	memset(&attr, 0, sizeof(attr));
 	if (loop == LOOKUP) {
 		fd = map_create(BPF_MAP_TYPE_ARRAY, 1);
 		if (fd < 0)
 			return -errno;
-		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = fd;
 		attr.key = (__u64)(unsigned long)&key;
 		attr.value = (__u64)(unsigned long)&value;
@@ -160,6 +164,12 @@ static long long run(enum loop loop, int n, int (*acquire)(void))
 			break;
 		case LOOKUP:
 			ret = sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
+			break;
+		case NEXT_ID:
+			/* start_id 0: the lowest map ID, or ENOENT if none */
+			ret = sys_bpf(BPF_MAP_GET_NEXT_ID, &attr);
+			if (ret < 0 && errno == ENOENT)
+				ret = 0;
 			break;
 		default:
 			ret = acquire();
@@ -322,7 +332,7 @@ static int token_parent(int sock)
 }
 
 #define NIDS	4
-static const char *const ids[NIDS] = { "root", "caps", "grant", "token" };
+static const char *const all_ids[NIDS] = { "root", "caps", "grant", "token" };
 
 struct worker {
 	pid_t pid;
@@ -404,26 +414,38 @@ static int start_worker(struct worker *w, const char *who)
  * the next one, so that whatever drifts during the boot (ID allocation,
  * the JIT's memory packs) weighs on all of them alike.
  */
-int main(void)
+int main(int argc, char **argv)
 {
+	const char *const *ids = all_ids;
 	struct worker w[NIDS];
 	long long t[NIDS][REPEATS];
-	int loop, r, k, i, stop = -1;
+	int loop, r, k, i, nids = NIDS, stop = -1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 0; i < NIDS; i++)
+	if (argc > 1) {
+		ids = (const char *const *)argv + 1;
+		nids = argc - 1;
+		for (i = 0, k = 0; i < nids && nids <= NIDS && k < NIDS; i++)
+			for (k = 0; k < NIDS && strcmp(ids[i], all_ids[k]); k++)
+				;
+		if (nids > NIDS || k == NIDS) {
+			fprintf(stderr, "usage: bench [root|caps|grant|token]...\n");
+			return 2;
+		}
+	}
+	for (i = 0; i < nids; i++)
 		if (start_worker(&w[i], ids[i]))
 			return 1;
 	for (loop = 0; loop < NLOOPS; loop++) {
 		for (r = 0; r < REPEATS; r++) {
-			for (k = 0; k < NIDS; k++) {
-				i = (r + k) % NIDS;
+			for (k = 0; k < nids; k++) {
+				i = (r + k) % nids;
 				if (write(w[i].cmd, &loop, sizeof(loop)) != sizeof(loop) ||
 				    read(w[i].res, &t[i][r], sizeof(t[i][r])) != sizeof(t[i][r]))
 					t[i][r] = -EIO;
 			}
 		}
-		for (i = 0; i < NIDS; i++) {
+		for (i = 0; i < nids; i++) {
 			for (r = 0; r < REPEATS && t[i][r] >= 0; r++)
 				;
 			if (r < REPEATS) {
@@ -433,12 +455,15 @@ int main(void)
 				continue;
 			}
 			qsort(t[i], REPEATS, sizeof(t[i][0]), cmp_ll);
-			printf("BENCH %s %s %.1f %d\n", ids[i], loop_name[loop],
+			printf("BENCH %s %s %.2f %d %.2f %.2f\n", ids[i],
+			       loop_name[loop],
 			       (double)t[i][REPEATS / 2] / loop_ops[loop],
-			       loop_ops[loop]);
+			       loop_ops[loop],
+			       (double)t[i][0] / loop_ops[loop],
+			       (double)t[i][REPEATS - 1] / loop_ops[loop]);
 		}
 	}
-	for (i = 0; i < NIDS; i++) {
+	for (i = 0; i < nids; i++) {
 		if (write(w[i].cmd, &stop, sizeof(stop)) != sizeof(stop))
 			kill(w[i].pid, SIGKILL);
 		waitpid(w[i].pid, NULL, 0);

@@ -2,7 +2,7 @@
 /*
  * Tests for libbpf_get_bpf_permission() and libbpf_put_bpf_permission().
  *
- * Runs as root in the guest, where /dev/bpf is root:bpf(990) 0440 (the
+ * Runs as root in the guest, where /dev/bpf is root:bpf 0440 (the
  * deployment's udev rule). Each TEST runs in a process of its own, forked
  * by the harness, so it may change its identity or namespaces freely, and
  * starts with libbpf's feature cache empty.
@@ -31,15 +31,33 @@
 
 #include "kselftest_harness.h"
 
-#define GID_BPF		990	/* group "bpf", may open /dev/bpf */
 #define UID_ALICE	1000	/* in group bpf */
 #define UID_BOB		1001	/* not in group bpf */
+
+/* The ID of group "bpf", which may open /dev/bpf, from /etc/group. */
+static gid_t bpf_gid(void)
+{
+	char line[256];
+	gid_t gid = 0;
+	FILE *f;
+
+	f = fopen("/etc/group", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "bpf:%*[^:]:%u:", &gid) == 1)
+			break;
+	fclose(f);
+	return gid;
+}
 
 /* Becomes @uid (gid @uid), with or without group bpf. */
 static int become(uid_t uid, bool in_bpf_group)
 {
-	const gid_t groups[] = { GID_BPF };
+	const gid_t groups[] = { bpf_gid() };
 
+	if (!groups[0])
+		return -ENOENT;
 	if (setgroups(in_bpf_group ? 1 : 0, groups) ||
 	    setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
 		return -errno;

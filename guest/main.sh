@@ -4,7 +4,8 @@
 #   check      the suites named in devbpf.suites= (suites.sh)
 #   run        the demo (demo.sh)
 #   upstream   upstream's BPF selftests named in devbpf.suites= (upstream.sh)
-#   bench      the benchmark; footprint: task_struct's size only
+#   bench      the benchmark; bench_base: its part that the unpatched
+#              kernel can run
 #   probe      nothing (the host's KVM probe)
 # Ends with the line the host waits for.
 
@@ -24,7 +25,7 @@ upstream)
 	;;
 run) demo.sh ;;
 bench) bench.sh ;;
-footprint) bench.sh footprint ;;
+bench_base) bench.sh base ;;
 probe) ;;
 *) echo "devbpf: unknown devbpf.mode '$mode'" ;;
 esac

@@ -9,6 +9,9 @@
 #   fuzz       the ioctl, and bpf() under the grant
 # Run as root, with /dev/bpf root:bpf 0440.
 
+echo "# kernel $(uname -r); LSMs $(cat /sys/kernel/security/lsm 2>/dev/null);" \
+	"yama ptrace_scope $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo -);" \
+	"unprivileged_bpf_disabled $(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
 for suite in "$@"; do
 	case $suite in
 	kselftest)

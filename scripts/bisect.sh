@@ -2,6 +2,9 @@
 # make check-bisect: builds the kernel (and libbpf, bpftool and the
 # selftests where a patch touches them) after each patch of the series in
 # turn, in a worktree and build directory of its own, incrementally.
+# Upstream's test_verifier, test_maps and test_progs are built as
+# check-upstream builds them, with vmlinux.h from the test kernel's BTF
+# (make build first): this config has no debug information.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -39,6 +42,11 @@ for commit in $(git -C "$TREE" rev-list --reverse base..devbpf); do
 		run_logged "bisect-$n-headers" kmake "$src" "$build" headers_install
 		run_logged "bisect-$n-selftest" make -C "$src/tools/testing/selftests/bpf_dev" \
 			OUTPUT="$tools/selftest" KHDR_INCLUDES="-isystem $build/usr/include"
+	fi
+	if grep -q '^tools/testing/selftests/bpf/' <<<"$changed"; then
+		run_logged "bisect-$n-headers" kmake "$src" "$build" headers_install
+		DEVBPF_UPSTREAM_SRC=$src DEVBPF_UPSTREAM_DIR=$WORK/bisect-upstream \
+			DEVBPF_UPSTREAM_HEADERS=$build/usr "$REPO/scripts/upstream.sh" --build-only
 	fi
 	msg "patch $n builds ($((SECONDS - start)) s): $subject"
 done

@@ -14,6 +14,11 @@
 # suite; a boot that hangs, panics or splats is one more failure. Ends
 # with "N passed, N failed".
 #
+# --build-only builds and stops (make check-bisect, at each patch that
+# touches selftests/bpf): from DEVBPF_UPSTREAM_SRC instead of $TREE, in
+# DEVBPF_UPSTREAM_DIR instead of $WORK/upstream, against the UAPI headers
+# in DEVBPF_UPSTREAM_HEADERS instead of $BUILD/usr, without bpf_testmod.
+#
 # Built from $TREE in $WORK/upstream for the kernel in $BUILD, incrementally:
 # upstream's Makefile makes libbpf, bpftool, vmlinux.h, the BPF objects and
 # the skeletons; the test programs (static) and bpf_testmod.ko are made
@@ -22,6 +27,18 @@
 # with the tests added; guest/upstream.sh runs them.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+
+build_only=0
+case ${1:-} in
+--build-only) build_only=1 ;;
+'') ;;
+*) die "usage: upstream.sh [--build-only]" ;;
+esac
+SRC=${DEVBPF_UPSTREAM_SRC:-$TREE}
+UP=${DEVBPF_UPSTREAM_DIR:-$WORK/upstream}
+KHDR=${DEVBPF_UPSTREAM_HEADERS:-$BUILD/usr}
+LOG_PREFIX=upstream
+[ "$build_only" -eq 0 ] || LOG_PREFIX=bisect-upstream
 
 IFS=, read -ra suites <<<"${UPSTREAM_SUITES:-test_verifier,test_progs,test_maps}"
 for s in "${suites[@]}"; do
@@ -42,8 +59,7 @@ exception() {
 exception test_progs '^verifier_mtu(/|$)' \
 	"the test raises CAP_BPF and CAP_NET_ADMIN and drops CAP_SYS_ADMIN and CAP_PERFMON itself; the grant stands for all four or for none"
 
-SELFTESTS=$TREE/tools/testing/selftests/bpf
-UP=$WORK/upstream
+SELFTESTS=$SRC/tools/testing/selftests/bpf
 OUT=$UP/selftests # OUTPUT of upstream's Makefile
 OBJ=$UP/obj       # the test programs' objects
 GEN=$UP/gen       # their tests.h, which upstream's Makefile writes into $TREE
@@ -53,9 +69,9 @@ LLVM_TOOLS=(CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19
 	LLVM_OBJCOPY=llvm-objcopy-19 LLVM_CONFIG=llvm-config-19)
 # upstream's Makefile's flags for its test programs, static, our tests.h first
 CFLAGS=(-g -O0 -rdynamic -Wall -Werror -fno-omit-frame-pointer -static -D_GNU_SOURCE=
-	-I"$GEN" -I"$SELFTESTS" -I"$OUT/tools/include" -I"$TREE/tools/lib"
-	-I"$TREE/tools/include" -I"$TREE/tools/arch/x86/include"
-	-I"$TREE/tools/include/uapi" -I"$OUT")
+	-I"$GEN" -I"$SELFTESTS" -I"$OUT/tools/include" -I"$SRC/tools/lib"
+	-I"$SRC/tools/include" -I"$SRC/tools/arch/x86/include"
+	-I"$SRC/tools/include/uapi" -I"$OUT")
 LIBBPF=$OUT/tools/build/libbpf/libbpf.a
 LIBS=("$LIBBPF" -lelf -lz -lrt -lpthread)
 # test_progs' helpers (TRUNNER_EXTRA_SOURCES of upstream's Makefile)
@@ -124,19 +140,21 @@ define_tests() {
 
 # bpf_testmod.ko for the kernel in $BUILD. Kbuild of 6.12 builds an
 # external module in its source folder: a copy, with the timestamps kept.
-# build.sh makes bzImage alone, whose exports go to vmlinux.symvers: with
-# no Module.symvers, modpost is given that (and warns, harmlessly).
+# build.sh makes bzImage alone: modules_prepare adds what modules need
+# (scripts/module.lds), and as there is no Module.symvers, modpost gets
+# vmlinux's exports from vmlinux.symvers (and warns, harmlessly).
 build_testmod() {
 	local dir=$UP/bpf_testmod symvers=()
 	rsync -a "$SELFTESTS/bpf_testmod/" "$dir/"
+	kmake "$SRC" "$BUILD" modules_prepare
 	[ -f "$BUILD/Module.symvers" ] || symvers=(KBUILD_EXTRA_SYMBOLS="$BUILD/vmlinux.symvers")
-	kmake "$TREE" "$BUILD" M="$dir" "${symvers[@]}" modules
+	kmake "$SRC" "$BUILD" M="$dir" "${symvers[@]}" modules
 	cp -p "$dir/bpf_testmod.ko" "$BIN/"
 }
 
 build() {
 	local f skels=() maps_objs=() map_tests=() left_out=() progs_objs=()
-	[ -d "$TREE/.git" ] || die "no work tree at $TREE (run: make tree)"
+	[ -e "$SRC/.git" ] || die "no work tree at $SRC (run: make tree)"
 	[ -f "$BUILD/vmlinux" ] || die "no kernel in $BUILD (run: make build)"
 	command -v clang-19 >/dev/null || die "clang-19 is missing (run: make setup)"
 	for f in verifier prog_tests map_tests; do
@@ -145,7 +163,8 @@ build() {
 	done
 	mkdir -p "$OUT" "$BIN"
 	# the BPF side sees the kernel's UAPI headers in $OUT/../usr/include
-	ln -sfn "$BUILD/usr" "$UP/usr"
+	[ -d "$KHDR/include" ] || die "no UAPI headers in $KHDR (run: make build)"
+	ln -sfn "$KHDR" "$UP/usr"
 
 	# the skeletons that prog_tests/verifier.c includes; the BPF objects
 	# that test_maps and those verifier tests open at run time
@@ -159,8 +178,8 @@ build() {
 		if grep -q '\.skel\.h"' "$f"; then left_out+=("${f##*/}"); else map_tests+=("map_tests/${f##*/}"); fi
 	done
 
-	msg "building libbpf, bpftool, vmlinux.h, ${#skels[@]} skeletons and $((${#maps_objs[@]} + ${#progs_objs[@]})) BPF objects (log: $LOGS/upstream-selftests.log)"
-	run_logged upstream-selftests selftests_make "$LIBBPF" \
+	msg "building libbpf, bpftool, vmlinux.h, ${#skels[@]} skeletons and $((${#maps_objs[@]} + ${#progs_objs[@]})) BPF objects (log: $LOGS/$LOG_PREFIX-selftests.log)"
+	run_logged "$LOG_PREFIX"-selftests selftests_make "$LIBBPF" \
 		"${skels[@]/#/$OUT/}" "${maps_objs[@]/#/$OUT/}" "${progs_objs[@]/#/$OUT/}"
 	for f in "${maps_objs[@]}" "${progs_objs[@]}"; do
 		cp -p "$OUT/$f" "$BIN/"
@@ -175,15 +194,16 @@ build() {
 	define_tests "$SELFTESTS/prog_tests/verifier.c" | write_if_changed "$GEN/prog_tests/tests.h"
 	define_tests "${map_tests[@]/#/$SELFTESTS/}" | write_if_changed "$GEN/map_tests/tests.h"
 
-	msg "building test_verifier, test_progs and test_maps (without ${left_out[*]}) (logs: $LOGS/upstream-*.log)"
-	run_logged upstream-test_verifier program test_verifier \
+	msg "building test_verifier, test_progs and test_maps (without ${left_out[*]}) (logs: $LOGS/$LOG_PREFIX-*.log)"
+	run_logged "$LOG_PREFIX"-test_verifier program test_verifier \
 		test_verifier.c testing_helpers.c cap_helpers.c unpriv_helpers.c
-	run_logged upstream-test_progs program test_progs \
+	run_logged "$LOG_PREFIX"-test_progs program test_progs \
 		test_progs.c prog_tests/verifier.c "${PROGS_HELPERS[@]/%/.c}"
-	run_logged upstream-test_maps program test_maps \
+	run_logged "$LOG_PREFIX"-test_maps program test_maps \
 		test_maps.c "${map_tests[@]}" testing_helpers.c cap_helpers.c
-	msg "building bpf_testmod.ko (log: $LOGS/upstream-bpf_testmod.log)"
-	run_logged upstream-bpf_testmod build_testmod
+	[ "$build_only" -eq 0 ] || return 0
+	msg "building bpf_testmod.ko (log: $LOGS/$LOG_PREFIX-bpf_testmod.log)"
+	run_logged "$LOG_PREFIX"-bpf_testmod build_testmod
 }
 
 # The busybox guest of build.sh with the tests and the guest's scripts
@@ -346,6 +366,7 @@ compare() {
 start=$SECONDS
 build
 msg "built in $((SECONDS - start)) s"
+[ "$build_only" -eq 0 ] || exit 0
 pack_guest
 
 # Under TCG, with room: test_maps takes about six minutes per run
