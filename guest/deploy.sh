@@ -28,8 +28,8 @@ tap $? "no failed units"
 mode=$(sed -n 's/.*MODE="\([0-7]*\)".*/\1/p' "$rule")
 group=$(sed -n 's/.*GROUP="\([^"]*\)".*/\1/p' "$rule")
 got=$(stat -c '0%a %U %G' /dev/bpf)
-[ "$got" = "$mode root $group" ] && grep -qx 'DEVMODE=0440' /sys/class/misc/bpf/uevent
-tap $? "udev: /dev/bpf is root:$group $mode as ${rule##*/} says, the kernel's root:root 0440 before (got: $got)"
+[ "$got" = "$mode root $group" ] && grep -qx 'DEVMODE=0400' /sys/class/misc/bpf/uevent
+tap $? "udev: /dev/bpf is root:$group $mode as ${rule##*/} says, the kernel's root:root 0400 before (got: $got)"
 info=$(udevadm info --query=all --name=/dev/bpf)
 grep -qx 'E: SUBSYSTEM=misc' <<<"$info" && grep -qx 'E: DEVNAME=/dev/bpf' <<<"$info"
 tap $? "udevadm info: /dev/bpf is a misc device udev handled"
