@@ -143,9 +143,16 @@ define_tests() {
 # build.sh makes bzImage alone: modules_prepare adds what modules need
 # (scripts/module.lds), and as there is no Module.symvers, modpost gets
 # vmlinux's exports from vmlinux.symvers (and warns, harmlessly).
+# The module's BTF is split BTF on top of vmlinux's, but an M= build does
+# not relink a module when only vmlinux changed (Makefile.modfinal lists
+# vmlinux as a prerequisite only with KBUILD_BUILTIN): the old module
+# would then fail to load ("failed to validate module BTF"). A relinked
+# kernel (make deb relinks it with its own build version) takes the
+# module's link with it.
 build_testmod() {
 	local dir=$UP/bpf_testmod symvers=()
 	rsync -a "$SELFTESTS/bpf_testmod/" "$dir/"
+	[ "$dir/bpf_testmod.ko" -nt "$BUILD/vmlinux" ] || rm -f "$dir/bpf_testmod.ko"
 	kmake "$SRC" "$BUILD" modules_prepare
 	[ -f "$BUILD/Module.symvers" ] || symvers=(KBUILD_EXTRA_SYMBOLS="$BUILD/vmlinux.symvers")
 	kmake "$SRC" "$BUILD" M="$dir" "${symvers[@]}" modules
