@@ -31,7 +31,8 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/devbpf-lint.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 tar -C "$scratch" -xf "$SOURCE_TARBALL"
 fresh=$scratch/linux-source-6.12
-git -C "$fresh" init -q && git -C "$fresh" add -A -f &&
+git -C "$fresh" init -q && git -C "$fresh" config gc.auto 0 &&
+	git -C "$fresh" add -A -f &&
 	git -C "$fresh" -c user.name=lint -c user.email=lint@localhost commit -q -m base
 if series_patches | xargs git -C "$fresh" -c user.name=lint -c user.email=lint@localhost am -q; then
 	msg "git am: the series applies to a fresh unpack of $SOURCE_PKG $(source_version)"
