@@ -22,8 +22,9 @@ check-distro: tree rootfs
 	DEVBPF_KCONFIG=distro $(S)/build.sh
 	DEVBPF_KCONFIG=distro $(S)/check.sh
 
-## check-upstream: upstream's test_verifier and test_maps as root, with
-## the grant and without it; the grant must match root test for test
+## check-upstream: upstream's test_verifier, test_progs and test_maps as root, with
+## the grant and without it, the grant matching root test for test; and
+## the tree's ptrace/proc/exec... kselftests, patched against unpatched
 check-upstream: build
 	$(S)/upstream.sh
 

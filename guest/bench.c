@@ -10,10 +10,13 @@
  *   token    uid 1000 as root of its own user namespace, passing a BPF
  *            token made from a bpffs that root delegated to it
  *
- * Loops: BPF_MAP_CREATE + close of an LRU hash; BPF_PROG_LOAD + close of
- * a two-instruction socket filter; BPF_MAP_LOOKUP_ELEM; BPF_MAP_GET_NEXT_ID
- * (a CAP_SYS_ADMIN command); and acquiring the privilege (open + GET_PERM
- * + close, or BPF_TOKEN_CREATE + close).
+ * Loops: BPF_MAP_CREATE + close of an LRU hash and of a one-entry array;
+ * BPF_PROG_LOAD + close of a two-instruction socket filter;
+ * BPF_MAP_LOOKUP_ELEM; BPF_MAP_GET_NEXT_ID (a CAP_SYS_ADMIN command);
+ * acquiring the privilege (open + GET_PERM + close, or BPF_TOKEN_CREATE +
+ * close); and PUT_PERM + GET_PERM on a file kept open, with 0, 1000 and
+ * 4000 idle processes on the machine (get_put_N), which libbpf and bpftool
+ * pay around each piece of work.
  * Each loop runs REPEATS times per identity, the identities taking turns,
  * each run after the deferred frees of the previous one have settled;
  * the median nanoseconds per operation are printed, with the fastest and
@@ -49,13 +52,23 @@
 #define UID		1000
 #define GID_BPF		990
 
-enum loop { MAP_CREATE, PROG_LOAD, LOOKUP, NEXT_ID, ACQUIRE, NLOOPS };
-static const char *const loop_name[NLOOPS] = {
-	"map_create", "prog_load", "map_lookup", "map_next_id", "acquire",
+enum loop {
+	MAP_CREATE, ARRAY_CREATE, PROG_LOAD, LOOKUP, NEXT_ID, ACQUIRE,
+	GET_PUT_0, GET_PUT_1000, GET_PUT_4000, NLOOPS
 };
-static const int loop_ops[NLOOPS] = { 200, 200, 20000, 20000, 1000 };
+static const char *const loop_name[NLOOPS] = {
+	"map_create", "array_create", "prog_load", "map_lookup", "map_next_id",
+	"acquire", "get_put_0", "get_put_1000", "get_put_4000",
+};
+static const int loop_ops[NLOOPS] = {
+	200, 200, 200, 20000, 20000, 1000, 2000, 2000, 2000,
+};
+/* How many idle processes the get_put loops run beside */
+static const int loop_idle[NLOOPS] = {
+	[GET_PUT_1000] = 1000, [GET_PUT_4000] = 4000,
+};
 
-static int token_fd = -1, bpffs_fd = -1;
+static int token_fd = -1, bpffs_fd = -1, node_fd = -1;
 
 static int sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -115,6 +128,13 @@ static int acquire_grant(void)
 	return close(fd);
 }
 
+/* Gives the grant back and takes it again, on a file kept open. */
+static int put_get(void)
+{
+	return ioctl(node_fd, BPF_DEV_IOCTL_PUT_PERM, 0) ||
+	       ioctl(node_fd, BPF_DEV_IOCTL_GET_PERM, 0) ? -1 : 0;
+}
+
 static int acquire_token(void)
 {
 	union bpf_attr attr;
@@ -159,6 +179,9 @@ static long long run(enum loop loop, int n, int (*acquire)(void))
 		case MAP_CREATE:
 			ret = map_create(BPF_MAP_TYPE_LRU_HASH, 64);
 			break;
+		case ARRAY_CREATE:
+			ret = map_create(BPF_MAP_TYPE_ARRAY, 1);
+			break;
 		case PROG_LOAD:
 			ret = prog_load();
 			break;
@@ -171,13 +194,17 @@ static long long run(enum loop loop, int n, int (*acquire)(void))
 			if (ret < 0 && errno == ENOENT)
 				ret = 0;
 			break;
-		default:
+		case ACQUIRE:
 			ret = acquire();
+			break;
+		default:
+			ret = put_get();
 			break;
 		}
 		if (ret < 0)
 			return -errno;
-		if (loop == MAP_CREATE || loop == PROG_LOAD)
+		if (loop == MAP_CREATE || loop == ARRAY_CREATE ||
+		    loop == PROG_LOAD)
 			close(ret);
 	}
 	t0 = now_ns() - t0;
@@ -351,6 +378,8 @@ static void worker_main(const char *who, int cmd, int res, int sock)
 		err = ident_caps();
 	} else if (!strcmp(who, "grant")) {
 		err = become_user(1) || acquire_grant();
+		node_fd = open("/dev/bpf", O_RDONLY | O_CLOEXEC);
+		err = err || node_fd < 0;
 		acquire = acquire_grant;
 	} else if (!strcmp(who, "token")) {
 		err = ident_token_child(sock);
@@ -370,7 +399,9 @@ static void worker_main(const char *who, int cmd, int res, int sock)
 	while (read(cmd, &loop, sizeof(loop)) == sizeof(loop) && loop >= 0) {
 		if (err)
 			t = -EPERM;
-		else if (loop == ACQUIRE && !acquire)
+		else if (loop >= ACQUIRE && !acquire)
+			t = -ENOSYS;
+		else if (loop > ACQUIRE && node_fd < 0)
 			t = -ENOSYS;
 		else
 			t = run(loop, loop_ops[loop], acquire);
@@ -409,6 +440,34 @@ static int start_worker(struct worker *w, const char *who)
 	return w->pid < 0 ? -1 : 0;
 }
 
+/* Idle processes, forked by root and waiting, kept up to @n. */
+static pid_t idle_pid[4000];
+static int idle_n;
+
+static int idle_processes(int n)
+{
+	while (idle_n < n) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -1;
+		if (pid == 0) {
+			for (;;)
+				pause();
+		}
+		idle_pid[idle_n++] = pid;
+	}
+	return 0;
+}
+
+static void idle_stop(void)
+{
+	while (idle_n > 0) {
+		kill(idle_pid[--idle_n], SIGKILL);
+		waitpid(idle_pid[idle_n], NULL, 0);
+	}
+}
+
 /*
  * Every repeat of a loop visits every identity, starting each time with
  * the next one, so that whatever drifts during the boot (ID allocation,
@@ -419,7 +478,7 @@ int main(int argc, char **argv)
 	const char *const *ids = all_ids;
 	struct worker w[NIDS];
 	long long t[NIDS][REPEATS];
-	int loop, r, k, i, nids = NIDS, stop = -1;
+	int loop, r, k, i, nids = NIDS, stop = -1, has_grant = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1) {
@@ -436,7 +495,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < nids; i++)
 		if (start_worker(&w[i], ids[i]))
 			return 1;
+	for (i = 0; i < nids; i++)
+		has_grant |= !strcmp(ids[i], "grant");
 	for (loop = 0; loop < NLOOPS; loop++) {
+		/* only the grant has a get_put loop: the others need no idlers */
+		if (has_grant && idle_processes(loop_idle[loop]))
+			printf("BENCH all %s NA fork: %s\n", loop_name[loop],
+			       strerror(errno));
 		for (r = 0; r < REPEATS; r++) {
 			for (k = 0; k < nids; k++) {
 				i = (r + k) % nids;
@@ -463,6 +528,7 @@ int main(int argc, char **argv)
 			       (double)t[i][REPEATS - 1] / loop_ops[loop]);
 		}
 	}
+	idle_stop();
 	for (i = 0; i < nids; i++) {
 		if (write(w[i].cmd, &stop, sizeof(stop)) != sizeof(stop))
 			kill(w[i].pid, SIGKILL);

@@ -8,22 +8,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ "$KCONFIG_FLAVOUR" = test ] || die "make bench measures the test config"
-base_src=$WORK/base-src
-base_build=$WORK/build-base
 report=$REPO/docs/benchmarks.md
 
 # --- the unpatched kernel: tag base, the same fragment without BPF_DEV ----
-if ! git -C "$base_src" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
-	[ "$(git -C "$base_src" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse base)" ]; then
-	rm -rf "$base_src"
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$base_src" base
-fi
-mkdir -p "$WORK/base-config"
-grep -v '^CONFIG_BPF_DEV=' "$REPO/config/kernel.config" >"$WORK/base-config/kernel.config"
-msg "building the unpatched kernel in $base_build"
-run_logged kconfig-base kconfig_merge "$base_src" "$base_build" "$WORK/base-config/kernel.config"
-run_logged kernel-base kmake "$base_src" "$base_build" bzImage
+build_base_kernel
 
 # --- the boots ---------------------------------------------------------------
 # The patched kernel twice: the whole benchmark, then root's loops alone
@@ -33,7 +21,7 @@ again_log=$LOGS/console-bench-again.log
 base_log=$LOGS/console-bench-base.log
 DEVBPF_CONSOLE_LOG=$bench_log "$REPO/scripts/boot.sh" busybox bench | grep -E '^(BENCH|UNUSED|FOOTPRINT)' >&2
 DEVBPF_CONSOLE_LOG=$again_log "$REPO/scripts/boot.sh" busybox bench_base >/dev/null
-DEVBPF_CONSOLE_LOG=$base_log DEVBPF_BOOT_KERNEL=$base_build/arch/x86/boot/bzImage \
+DEVBPF_CONSOLE_LOG=$base_log DEVBPF_BOOT_KERNEL=$BASE_BZIMAGE \
 	"$REPO/scripts/boot.sh" busybox bench_base | grep -E '^(UNUSED|FOOTPRINT)' >&2
 grep -q '^BENCH ' "$bench_log" || die "the benchmark printed nothing (see $bench_log)"
 grep -q '^UNUSED ' "$base_log" || die "the unpatched kernel's boot printed nothing (see $base_log)"
@@ -41,7 +29,7 @@ grep -q '^UNUSED ' "$base_log" || die "the unpatched kernel's boot printed nothi
 footprint() { # footprint LOG KEY
 	awk -v k="$2" '$1 == "FOOTPRINT" && $2 == k { print $3 }' "$1"
 }
-bloat=$("$TREE/scripts/bloat-o-meter" "$base_build/vmlinux" "$BUILD/vmlinux")
+bloat=$("$TREE/scripts/bloat-o-meter" "$BASE_BUILD/vmlinux" "$BUILD/vmlinux")
 growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p')
 
 {
@@ -78,8 +66,11 @@ growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p
 		}
 		if (l == "acquire")
 			return sprintf("%s ns (%.3f of token)", v[id, l], v[id, l] / v["token", l])
+		if (l ~ /^get_put_/)
+			return sprintf("%s ns (%.3f of get_put_0)", v[id, l], v[id, l] / v[id, "get_put_0"])
 		return sprintf("%s ns (%.3f)", v[id, l], v[id, l] / v["root", l])
 	}
+	function verdict(ok) { return ok ? "met" : "MISSED" }
 	END {
 		print "| loop | root | caps | grant | token |"
 		print "| --- | --- | --- | --- | --- |"
@@ -89,18 +80,28 @@ growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p
 		if (setup != "")
 			print "\nIdentities that could not be set up:" setup
 		print ""
-		print "Targets: grant / root <= 1.02 for each loop; acquiring the grant no"
-		print "dearer than a token."
+		print "get_put_N: PUT_PERM + GET_PERM on a file kept open, with N idle"
+		print "processes (forked by root, waiting in pause()) on the machine; libbpf"
+		print "and bpftool pay it around each piece of work. Its ratio is to the same"
+		print "loop with none."
+		print ""
+		print "Targets: grant / root <= 1.02 for each loop root runs; acquiring the"
+		print "grant at most 0.85 of a token; get_put_N at most 1.05 of get_put_0."
 		print ""
 		for (i = 1; i <= n; i++) {
 			l = name[i]
-			if (l == "acquire") {
+			if (v["grant", l] == "" || v["grant", l] == "NA") {
+				printf "- %s: no figure for the grant: MISSED\n", l
+			} else if (l == "acquire") {
 				r = v["grant", l] / v["token", l]
-				printf "- %s: grant / token = %.3f: %s\n", l, r, r <= 1 ? "met" : "MISSED"
+				printf "- %s: grant / token = %.3f: %s\n", l, r, verdict(r <= 0.85)
+			} else if (l ~ /^get_put_/) {
+				r = v["grant", l] / v["grant", "get_put_0"]
+				printf "- %s: %s / get_put_0 = %.3f: %s\n", l, l, r, verdict(r <= 1.05)
 			} else {
 				r = v["grant", l] / v["root", l]
 				printf "- %s: grant / root = %.3f: %s (the 9 runs of one identity spread over up to %.1f%% of their median)\n",
-					l, r, r <= 1.02 ? "met" : "MISSED", 100 * spread[l]
+					l, r, verdict(r <= 1.02), 100 * spread[l]
 			}
 		}
 	}' "$bench_log"
@@ -133,6 +134,20 @@ growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p
 			l = order[i]
 			printf "| %s | %s | %s | %s | %+.2f%s |\n", l, base[l], patched[l], again[l],
 				patched[l] - base[l], patched[l] == again[l] ? " (exact)" : ""
+		}
+		print ""
+		print "Targets, patched - unpatched: at most +4 instructions for array_create,"
+		print "+20 for prog_load, +0 for map_next_id."
+		print ""
+		split("array_create 4 prog_load 20 map_next_id 0", t, " ")
+		for (i = 1; i in t; i += 2) {
+			l = t[i]
+			if (!(l in base) || !(l in patched)) {
+				printf "- %s: not measured: MISSED\n", l
+				continue
+			}
+			d = patched[l] - base[l]
+			printf "- %s: %+.2f: %s\n", l, d, d <= t[i + 1] ? "met" : "MISSED"
 		}
 	}' "$base_log" "$again_log" "$bench_log"
 	echo

@@ -134,6 +134,28 @@ kmake() {
 	make -C "$src" O="$build" LOCALVERSION= -j"$(nproc)" CC="ccache gcc" "$@"
 }
 
+# build_base_kernel: the unpatched kernel, for comparisons (make bench,
+# make check-upstream's kselftests): tag base of $TREE checked out in
+# $BASE_SRC, built in $BASE_BUILD with config/kernel.config less
+# CONFIG_BPF_DEV. Incremental, like build.sh; the tree itself is not touched
+# but for its list of work trees.
+BASE_SRC=$WORK/base-src
+BASE_BUILD=$WORK/build-base
+BASE_BZIMAGE=$BASE_BUILD/arch/x86/boot/bzImage
+build_base_kernel() {
+	if ! git -C "$BASE_SRC" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
+		[ "$(git -C "$BASE_SRC" rev-parse HEAD)" != "$(git -C "$TREE" rev-parse base)" ]; then
+		rm -rf "$BASE_SRC"
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$BASE_SRC" base
+	fi
+	mkdir -p "$WORK/base-config"
+	grep -v '^CONFIG_BPF_DEV=' "$REPO/config/kernel.config" >"$WORK/base-config/kernel.config"
+	msg "building the unpatched kernel in $BASE_BUILD (log: $LOGS/kernel-base.log)"
+	run_logged kconfig-base kconfig_merge "$BASE_SRC" "$BASE_BUILD" "$WORK/base-config/kernel.config"
+	run_logged kernel-base kmake "$BASE_SRC" "$BASE_BUILD" bzImage
+}
+
 # build_tools SRC OUT: libbpf and bpftool of kernel tree SRC in OUT/libbpf
 # and OUT/bpftool; bpftool static and without clang (no skeletons), which
 # is all it needs for maps, programs and probing.

@@ -11,6 +11,7 @@ packages=(
 	qemu-system-x86 busybox-static	# the busybox guest
 	mmdebstrap libarchive-tools	# the Debian guest
 	clang-19 llvm-19 lld-19	# upstream's BPF selftests (make check-upstream)
+	libcap-dev libcap-ng-dev bash-static	# kselftests (check-upstream): static libcap, bash for exec's scripts
 	shellcheck python3-docutils python3-ply python3-git	# make lint
 )
 

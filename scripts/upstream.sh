@@ -8,14 +8,22 @@
 #                  prog_tests/verifier.c alone
 #   test_maps      without the map tests that need BPF skeletons; about six
 #                  minutes per run under TCG
-# A suite passes when the grant run's results equal root's test for test,
-# but for the exceptions named below, and the run without the grant
-# differs from root's: the comparison can tell. A missing run fails its
-# suite; a boot that hangs, panics or splats is one more failure. Ends
-# with "N passed, N failed".
+#   kselftests     not BPF: the tree's own kselftests of what the series
+#                  changes around ptrace and procfs (KSFT_DIRS below:
+#                  ptrace, pidfd, proc, exec, capabilities, ...), as root,
+#                  on the patched kernel and on the unpatched one (tag
+#                  base, the same config less CONFIG_BPF_DEV, built in
+#                  $WORK/build-base), compared test by test
+# A BPF suite passes when the grant run's results equal root's test for
+# test, but for the exceptions named below, and the run without the grant
+# differs from root's: the comparison can tell. kselftests passes when
+# both kernels' results are the same test for test, but for the
+# exceptions named below. A missing run fails its suite; a boot that
+# hangs, panics or splats is one more failure. Ends with "N passed, N
+# failed".
 #
-# --build-only builds and stops (make check-bisect, at each patch that
-# touches selftests/bpf): from DEVBPF_UPSTREAM_SRC instead of $TREE, in
+# --build-only builds the BPF suites and stops (make check-bisect, at each
+# patch that touches selftests/bpf): from DEVBPF_UPSTREAM_SRC instead of $TREE, in
 # DEVBPF_UPSTREAM_DIR instead of $WORK/upstream, against the UAPI headers
 # in DEVBPF_UPSTREAM_HEADERS instead of $BUILD/usr, without bpf_testmod.
 #
@@ -40,13 +48,16 @@ KHDR=${DEVBPF_UPSTREAM_HEADERS:-$BUILD/usr}
 LOG_PREFIX=upstream
 [ "$build_only" -eq 0 ] || LOG_PREFIX=bisect-upstream
 
-IFS=, read -ra suites <<<"${UPSTREAM_SUITES:-test_verifier,test_progs,test_maps}"
+IFS=, read -ra suites <<<"${UPSTREAM_SUITES:-test_verifier,test_progs,test_maps,kselftests}"
+bpf_suites=() ksft=0
 for s in "${suites[@]}"; do
 	case $s in
-	test_verifier | test_progs | test_maps) ;;
-	*) die "UPSTREAM_SUITES: no suite '$s' (test_verifier, test_progs, test_maps)" ;;
+	test_verifier | test_progs | test_maps) bpf_suites+=("$s") ;;
+	kselftests) ksft=1 ;;
+	*) die "UPSTREAM_SUITES: no suite '$s' (test_verifier, test_progs, test_maps, kselftests)" ;;
 	esac
 done
+[ "$build_only" -eq 0 ] || bpf_suites=(test_verifier test_progs test_maps) ksft=0
 
 # exception SUITE TEST WHY: where the grant cannot stand in for root for a
 # reason outside BPF. TEST is an extended regex on test names; differences
@@ -59,12 +70,57 @@ exception() {
 exception test_progs '^verifier_mtu(/|$)' \
 	"the test raises CAP_BPF and CAP_NET_ADMIN and drops CAP_SYS_ADMIN and CAP_PERFMON itself; the grant stands for all four or for none"
 
+# exception_for SUITE NAME: the WHY of the first exception that NAME matches
+exception_for() {
+	local i
+	for i in "${!ex_suite[@]}"; do
+		if [ "${ex_suite[i]}" = "$1" ] && [[ $2 =~ ${ex_test[i]} ]]; then
+			echo "${ex_why[i]}"
+			return
+		fi
+	done
+}
+
+# classify SUITE A B: each difference on stdin (_, A's result, B's, the
+# test), as a named exception or not, counted in the caller's $expected
+# and $unexpected
+classify() {
+	local x y name why
+	while IFS=$'\t' read -r _ x y name; do
+		why=$(exception_for "$1" "$name")
+		if [ -n "$why" ]; then
+			echo "  exception: $name: $2 $x, $3 $y ($why)"
+			expected=$((expected + 1))
+		else
+			echo "  DIFFERS: $name: $2 $x, $3 $y"
+			unexpected=$((unexpected + 1))
+		fi
+	done
+}
+
+# The tree's kselftests (suite kselftests): the dirs whose tests reach
+# what the series changes: ptrace_may_access() and commoncap.c's ptrace
+# and exec checks (ptrace, pidfd's pidfd_getfd(), proc's /proc/<pid>/
+# files, nsfs's /proc/<pid>/ns, capabilities, exec), fork and exit (clone3,
+# pid_namespace, core's unshare). kcmp, seccomp and landlock's ptrace tests
+# would too, but the test config has no CONFIG_KCMP, CONFIG_SECCOMP or
+# CONFIG_SECURITY_LANDLOCK: they would fail alike on both kernels.
+KSFT_DIRS=(ptrace pidfd proc exec capabilities nsfs clone3 pid_namespace core)
+# ksft_exclude DIR:TEST WHY: a test of those dirs that is not run
+ksft_out=() ksft_out_why=()
+ksft_exclude() {
+	ksft_out+=("$1") ksft_out_why+=("$2")
+}
+ksft_exclude exec:binfmt_script.py "a Python script, and the busybox guest has no python3"
+
 SELFTESTS=$SRC/tools/testing/selftests/bpf
 OUT=$UP/selftests # OUTPUT of upstream's Makefile
 OBJ=$UP/obj       # the test programs' objects
 GEN=$UP/gen       # their tests.h, which upstream's Makefile writes into $TREE
 BIN=$UP/bin       # what the guest gets
-RESULTS=$UP/results
+RESULTS=$UP/results           # the runs on the patched kernel
+RESULTS_BASE=$UP/results-base # kselftests on the unpatched kernel
+KSFT=$UP/kselftests           # kselftests: build/DIR (OUTPUT), install (the guest's)
 LLVM_TOOLS=(CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19
 	LLVM_OBJCOPY=llvm-objcopy-19 LLVM_CONFIG=llvm-config-19)
 # upstream's Makefile's flags for its test programs, static, our tests.h first
@@ -213,15 +269,55 @@ build() {
 	run_logged "$LOG_PREFIX"-bpf_testmod build_testmod
 }
 
+# ksft_make DIR ARG...: the Makefile of selftests/DIR, its output in
+# $KSFT/build/DIR, against the kernel's UAPI headers
+ksft_make() {
+	local dir=$1
+	shift
+	mkdir -p "$KSFT/build/$dir"
+	make -C "$SRC/tools/testing/selftests/$dir" -j"$(nproc)" OUTPUT="$KSFT/build/$dir" \
+		KHDR_INCLUDES="-isystem $KHDR/include" "$@"
+}
+
+# build_kselftests: the tests of KSFT_DIRS, static, installed in
+# $KSFT/install as the selftests' top Makefile installs them: a folder per
+# dir, the tree's runner, kselftest-list.txt (without the excluded tests).
+# exec's load_address tests are PIE by design (they check where the kernel
+# maps the binary): they are made first, as their rules say, not static;
+# the guest gets the dynamic loader and libc for the three of them that
+# are not static-pie.
+build_kselftests() {
+	local d pie=()
+	rm -rf "$KSFT/install"
+	mkdir -p "$KSFT/install/kselftest"
+	cp "$SRC/tools/testing/selftests/kselftest/runner.sh" "$KSFT/install/kselftest/"
+	mapfile -t pie < <(ksft_make exec -s --no-print-directory COLLECTION=exec emit_tests |
+		sed -n "s|^exec:\(load_address\..*\)|$KSFT/build/exec/\1|p")
+	ksft_make exec "${pie[@]}"
+	for d in "${KSFT_DIRS[@]}"; do
+		ksft_make "$d" USERLDFLAGS=-static install INSTALL_PATH="$KSFT/install/$d"
+	done
+	for d in "${KSFT_DIRS[@]}"; do
+		ksft_make "$d" -s --no-print-directory COLLECTION="$d" emit_tests
+	done | grep -vxF -f <(printf '%s\n' "${ksft_out[@]}") >"$KSFT/install/kselftest-list.txt"
+}
+
 # The busybox guest of build.sh with the tests and the guest's scripts
 # added: the kernel unpacks the two archives in turn.
 pack_guest() {
-	local stage=$UP/guest lib=$UP/guest/usr/lib/devbpf
+	local stage=$UP/guest lib=$UP/guest/usr/lib/devbpf f
 	[ -f "$GUEST/initramfs.cpio" ] || die "no busybox guest at $GUEST (run: make build)"
 	rm -rf "$stage"
 	mkdir -p "$lib"
-	cp -a "$BIN" "$lib/upstream"
-	cp "$REPO/guest/main.sh" "$REPO/guest/upstream.sh" "$lib/"
+	[ ${#bpf_suites[@]} -eq 0 ] || cp -a "$BIN" "$lib/upstream"
+	if [ "$ksft" -eq 1 ]; then
+		cp -a "$KSFT/install" "$lib/kselftests"
+		# exec's scripts start "#!/bin/bash"; its PIE tests need ld.so and libc
+		install -D /bin/bash-static "$stage/bin/bash"
+		for f in "$KSFT"/install/exec/load_address.0x*; do ldd "$f"; done |
+			grep -o '/[^ ]*' | sort -u | while read -r f; do install -D "$f" "$stage$f"; done
+	fi
+	cp "$REPO/guest/main.sh" "$REPO/guest/upstream.sh" "$REPO/guest/kselftests.sh" "$lib/"
 	find "$stage" -type d -exec chmod 0755 {} +
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) \
 		>"$UP/upstream.cpio"
@@ -231,12 +327,12 @@ pack_guest() {
 
 # --- comparing ------------------------------------------------------------
 
-# split_runs LOG: each run's output in $RESULTS/SUITE.WHO.out, and its END
-# line's "rc=N Ns" in SUITE.WHO.end
+# split_runs LOG DIR: each run's output in DIR/SUITE.WHO.out, and its END
+# line's "rc=N Ns" in SUITE.WHO.end (kselftests: WHO is the selftests dir)
 split_runs() {
-	rm -rf "$RESULTS"
-	mkdir -p "$RESULTS"
-	awk -v dir="$RESULTS" '
+	rm -rf "$2"
+	mkdir -p "$2"
+	awk -v dir="$2" '
 		/^devbpf: upstream BEGIN / { out = dir "/" $4 "." $5 ".out"; printf "" >out; next }
 		/^devbpf: upstream END / { print $6, $7 >(dir "/" $4 "." $5 ".end"); close(out); out = ""; next }
 		out != "" { print >out }' "$1"
@@ -268,6 +364,37 @@ results() {
 				split(substr(line, RSTART + 1), r, " ")
 				print name "\t" r[1] "\t" name
 			}
+		}' "$2"
+		;;
+	kselftests)
+		# runner.sh's "# selftests: DIR: BIN" before a binary's output,
+		# "ok N selftests: DIR: BIN" (or "not ok", "# SKIP") after it: the
+		# binary's own result, keyed DIR/BIN. In between, its TAP lines,
+		# prefixed "# ": "# ok N name", "# not ok N name", "... # SKIP
+		# why" (XFAIL passes), keyed DIR/BIN: name, and a name seen twice
+		# in one binary gets " (2)". RESULT is pass, fail or skip.
+		local dir=${2##*/kselftests.}
+		awk -v dir="${dir%.out}" '
+		function result(line) {
+			if (line ~ /^not ok/) return "fail"
+			return line ~ /# *(SKIP|skip)/ ? "skip" : "pass"
+		}
+		/^# selftests: / { bin = $4; delete seen; next }
+		/^(not )?ok [0-9]+ selftests: / {
+			split($0, w, " # "); n = split(w[1], f, " ")
+			k = dir "/" f[n]
+			print k "\t" result($0) "\t" k
+			bin = ""
+			next
+		}
+		/^# (not )?ok [0-9]+/ && bin != "" {
+			name = substr($0, 3)
+			sub(/^(not )?ok [0-9]+ ?/, "", name)
+			sub(/ *#.*$/, "", name)
+			if (name == "") name = "#" (($0 ~ /^# not/) ? $4 : $3)
+			if (++seen[name] > 1) name = name " (" seen[name] ")"
+			k = dir "/" bin ": " name
+			print k "\t" result(substr($0, 3)) "\t" k
 		}' "$2"
 		;;
 	test_maps)
@@ -312,7 +439,6 @@ differences() {
 # fails if the suite does
 compare() {
 	local suite=$1 who r=$RESULTS/$1 missing=0 total unexpected=0 expected=0 nodiff
-	local x y name i why
 	echo "== $suite"
 	for who in root grant nogrant; do
 		if [ ! -f "$r.$who.end" ]; then
@@ -335,22 +461,7 @@ compare() {
 	fi
 
 	differences "$r.root.tsv" "$r.grant.tsv" >"$r.grant.diff"
-	while IFS=$'\t' read -r _ x y name; do
-		why=
-		for i in "${!ex_suite[@]}"; do
-			if [ "${ex_suite[i]}" = "$suite" ] && [[ $name =~ ${ex_test[i]} ]]; then
-				why=${ex_why[i]}
-				break
-			fi
-		done
-		if [ -n "$why" ]; then
-			echo "  exception: $name: root $x, grant $y ($why)"
-			expected=$((expected + 1))
-		else
-			echo "  DIFFERS: $name: root $x, grant $y"
-			unexpected=$((unexpected + 1))
-		fi
-	done <"$r.grant.diff"
+	classify "$suite" root grant <"$r.grant.diff"
 	echo "  root and grant: $total results; $unexpected differ, $expected by a named exception"
 
 	nodiff=$(differences "$r.root.tsv" "$r.nogrant.tsv" | wc -l)
@@ -368,39 +479,112 @@ compare() {
 	echo "PASS $suite: the grant run matches root's test for test; the run without it does not"
 }
 
+# counts TSV: "pass/fail/skip" of a results file
+counts() {
+	awk -F'\t' '{ n[$2]++ } END { printf "%d/%d/%d", n["pass"], n["fail"], n["skip"] }' "$1"
+}
+
+# compare_kselftests: each dir's results on both kernels, and the
+# differences; fails if the suite does
+compare_kselftests() {
+	local d k r missing=0 unexpected=0 expected=0 i
+	echo "== kselftests: the tree's, as root, on the patched and the unpatched kernel"
+	for i in "${!ksft_out[@]}"; do
+		echo "  not run: ${ksft_out[i]}: ${ksft_out_why[i]}"
+	done
+	printf '  %-14s %8s %7s  %-16s %-16s\n' dir binaries results "patched p/f/s" "unpatched p/f/s"
+	for k in patched base; do : >"$UP/kselftests.$k.tsv"; done
+	for d in "${KSFT_DIRS[@]}"; do
+		for k in patched base; do
+			r=$RESULTS/kselftests.$d
+			[ $k = patched ] || r=$RESULTS_BASE/kselftests.$d
+			if [ ! -f "$r.end" ]; then
+				echo "  $d: the run on the $k kernel did not reach its end"
+				missing=1
+			fi
+			if [ -f "$r.out" ]; then results kselftests "$r.out"; fi >"$r.tsv"
+			cat "$r.tsv" >>"$UP/kselftests.$k.tsv"
+		done
+		printf '  %-14s %8s %7s  %-16s %-16s\n' "$d" "$(grep -vc ': ' "$RESULTS/kselftests.$d.tsv" || true)" \
+			"$(wc -l <"$RESULTS/kselftests.$d.tsv")" \
+			"$(counts "$RESULTS/kselftests.$d.tsv")" "$(counts "$RESULTS_BASE/kselftests.$d.tsv")"
+	done
+	[ "$missing" -eq 0 ] || { echo "FAIL kselftests: a run is missing"; return 1; }
+	[ -s "$UP/kselftests.patched.tsv" ] || { echo "FAIL kselftests: no test result"; return 1; }
+
+	classify kselftests patched unpatched < <(differences "$UP/kselftests.base.tsv" "$UP/kselftests.patched.tsv" |
+		awk -F'\t' -v OFS='\t' '{ print $1, $3, $2, $4 }')
+	awk -F'\t' 'NR == FNR { if ($2 == "fail") f[$1]; next }
+		$2 == "fail" && $1 in f { print "  fails on both kernels: " $1 }' \
+		"$UP/kselftests.base.tsv" "$UP/kselftests.patched.tsv"
+	echo "  $(wc -l <"$UP/kselftests.patched.tsv") results; $unexpected differ, $expected by a named exception"
+	if [ "$unexpected" -gt 0 ]; then
+		echo "FAIL kselftests: the patched kernel's results differ from the unpatched kernel's in $unexpected"
+		return 1
+	fi
+	echo "PASS kselftests: the patched kernel's results match the unpatched kernel's test for test"
+}
+
 # --- main -------------------------------------------------------------------
 
 start=$SECONDS
-build
+[ ${#bpf_suites[@]} -eq 0 ] || build
+if [ "$ksft" -eq 1 ]; then
+	[ -d "$KHDR/include" ] || die "no UAPI headers in $KHDR (run: make build)"
+	msg "building the kselftests of ${KSFT_DIRS[*]} (log: $LOGS/$LOG_PREFIX-kselftests.log)"
+	run_logged "$LOG_PREFIX"-kselftests build_kselftests
+	build_base_kernel
+fi
 msg "built in $((SECONDS - start)) s"
 [ "$build_only" -eq 0 ] || exit 0
 pack_guest
 
-# Under TCG, with room: test_maps takes about six minutes per run
-timeout_s=120
-for s in "${suites[@]}"; do
-	case $s in
-	test_verifier) timeout_s=$((timeout_s + 600)) ;;
-	test_progs) timeout_s=$((timeout_s + 900)) ;;
-	test_maps) timeout_s=$((timeout_s + 2700)) ;;
-	esac
-done
+# boot KERNEL LOG SUITE...: the guest on KERNEL, with a timeout for the
+# SUITEs under TCG, with room (test_maps takes about six minutes per run);
+# only the guest's own lines on the terminal: the tests' output is long
+boot() {
+	local kernel=$1 log=$2 s timeout_s=120
+	shift 2
+	for s; do
+		case $s in
+		test_verifier) timeout_s=$((timeout_s + 600)) ;;
+		test_progs) timeout_s=$((timeout_s + 900)) ;;
+		test_maps) timeout_s=$((timeout_s + 2700)) ;;
+		kselftests) timeout_s=$((timeout_s + 900)) ;;
+		esac
+	done
+	DEVBPF_BOOT_KERNEL=$kernel DEVBPF_TIMEOUT=${DEVBPF_TIMEOUT:-$timeout_s} DEVBPF_CONSOLE_LOG=$log \
+		"$REPO/scripts/boot.sh" busybox upstream "$(IFS=,; echo "$*")" |
+		{ grep --line-buffered '^devbpf: ' || true; }
+}
+
+# the kselftests first, before the BPF suites change sysctls
+boot_suites=("${bpf_suites[@]}")
+[ "$ksft" -eq 0 ] || boot_suites=(kselftests "${bpf_suites[@]}")
 log=$LOGS/console-$KCONFIG_FLAVOUR-busybox-upstream.log
+base_log=$LOGS/console-base-busybox-upstream.log
 boot_failed=0
 start=$SECONDS
-# only the guest's own lines on the terminal: the tests' output is long
-if ! DEVBPF_TIMEOUT=${DEVBPF_TIMEOUT:-$timeout_s} DEVBPF_CONSOLE_LOG=$log \
-	"$REPO/scripts/boot.sh" busybox upstream "$(IFS=,; echo "${suites[*]}")" |
-	{ grep --line-buffered '^devbpf: ' || true; }; then
-	boot_failed=1
-fi
+boot "$BUILD/arch/x86/boot/bzImage" "$log" "${boot_suites[@]}" || boot_failed=$((boot_failed + 1))
 msg "suites ran in $((SECONDS - start)) s; console: $log"
+split_runs "$log" "$RESULTS"
+if [ "$ksft" -eq 1 ]; then
+	start=$SECONDS
+	boot "$BASE_BZIMAGE" "$base_log" kselftests || boot_failed=$((boot_failed + 1))
+	msg "the unpatched kernel's kselftests ran in $((SECONDS - start)) s; console: $base_log"
+	split_runs "$base_log" "$RESULTS_BASE"
+fi
 
-split_runs "$log"
 passed=0 failed=$boot_failed
-[ $boot_failed -eq 0 ] || echo "FAIL the boot (see above)"
+[ $boot_failed -eq 0 ] || echo "FAIL $boot_failed boot(s) (see above)"
 for s in "${suites[@]}"; do
-	if compare "$s"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	if [ "$s" = kselftests ]; then
+		if compare_kselftests; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	elif compare "$s"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
