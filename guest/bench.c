@@ -446,6 +446,10 @@ static int idle_n;
 
 static int idle_processes(int n)
 {
+	if (n > (int)(sizeof(idle_pid) / sizeof(idle_pid[0]))) {
+		errno = E2BIG;
+		return -1;
+	}
 	while (idle_n < n) {
 		pid_t pid = fork();
 
