@@ -4,6 +4,7 @@
 #   kselftest  tools/testing/selftests/bpf_dev, as root dropping to users
 #   libbpf     libbpf_get/put_bpf_permission()
 #   bpftool    bpftool as root, alice (group bpf) and bob
+#   launcher   bpf-run: unmodified programs started with the grant
 #   deploy     the deployment files under the real udev, sysusers, systemd
 #   stress     GET/PUT, fork and execve racing across threads and processes
 #   fuzz       the ioctl, and bpf() under the grant
@@ -15,7 +16,7 @@ echo "# kernel $(uname -r); LSMs $(cat /sys/kernel/security/lsm 2>/dev/null);" \
 for suite in "$@"; do
 	case $suite in
 	kselftest)
-		for t in dev_bpf_test ptrace_test lsm_audit_test; do
+		for t in dev_bpf_test exec_test ptrace_test lsm_audit_test; do
 			echo "devbpf: kselftest bpf_dev: $t"
 			"$t"
 		done
@@ -27,6 +28,10 @@ for suite in "$@"; do
 	bpftool)
 		echo "devbpf: bpftool as root, as alice (group bpf) and as bob"
 		bpftool.sh
+		;;
+	launcher)
+		echo "devbpf: bpf-run as alice (group bpf) and bob"
+		launcher.sh
 		;;
 	deploy)
 		echo "devbpf: the deployment files under udev, systemd-sysusers and systemd"

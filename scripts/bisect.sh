@@ -5,6 +5,7 @@
 # Upstream's test_verifier, test_maps and test_progs are built as
 # check-upstream builds them, with vmlinux.h from the test kernel's BTF
 # (make build first): this config has no debug information.
+#   BISECT_FROM=N  start at patch N (the ones before it were built before)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +30,7 @@ total=$SECONDS
 n=0
 for commit in $(git -C "$TREE" rev-list --reverse base..devbpf); do
 	n=$((n + 1))
+	[ "$n" -ge "${BISECT_FROM:-1}" ] || continue
 	subject=$(git -C "$TREE" log -1 --format=%s "$commit")
 	start=$SECONDS
 	git -C "$src" checkout -q --detach "$commit"
@@ -50,4 +52,4 @@ for commit in $(git -C "$TREE" rev-list --reverse base..devbpf); do
 	fi
 	msg "patch $n builds ($((SECONDS - start)) s): $subject"
 done
-msg "all $n patches build, one after the other, in $((SECONDS - total)) s"
+msg "patches ${BISECT_FROM:-1} to $n build, one after the other, in $((SECONDS - total)) s"

@@ -47,6 +47,8 @@ for src in "$REPO"/guest/*.c; do
 		-I "$TREE/tools/lib" -o "$bin" "$src" "$tools/libbpf/libbpf.a" -lelf -lz
 done
 
+run_logged bpf-run build_bpf_run "$out/bpf-run" -static
+
 # --- the busybox guest: initramfs.cpio ----------------------------------
 root=$GUEST/root
 bin=$root/usr/lib/devbpf

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check.sh: every suite on the kernel built for $DEVBPF_KCONFIG, in the
 # guests that flavour uses, then one count of the TAP results of all boots:
-#   test    busybox: the kselftest, libbpf, bpftool, stress and fuzz;
+#   test    busybox: the kselftest, libbpf, bpftool, launcher, stress and fuzz;
 #           Debian: the deployment under the real udev, sysusers, systemd
 #   debug   busybox, the same suites (KASAN and lockdep are slow: no
 #           Debian boot)
@@ -11,7 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-core=kselftest,libbpf,bpftool,stress,fuzz
+core=kselftest,libbpf,bpftool,launcher,stress,fuzz
 case $KCONFIG_FLAVOUR in
 test) boots=("busybox $core" "debian deploy") ;;
 debug) boots=("busybox $core") ;;

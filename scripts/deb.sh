@@ -43,3 +43,8 @@ dpkg-deb --contents "$image" | grep -E ' \./boot/vmlinuz-' >&2 ||
 	die "$(basename "$image") holds no /boot/vmlinuz"
 msg "packages in $out:"
 ls -l "$out" >&2
+
+# The administrator's side, beside the kernel packages.
+admin=$(build_admin_deb "$out")
+msg "admin package $(basename "$admin"):"
+dpkg-deb --contents "$admin" >&2

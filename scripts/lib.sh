@@ -166,3 +166,38 @@ build_tools() {
 	make -C "$src/tools/bpf/bpftool" OUTPUT="$out/bpftool/" EXTRA_LDFLAGS=-static \
 		feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
 }
+
+# build_bpf_run OUT [GCC_ARG...]: the launcher, deploy/bpf-run.c, against
+# the work tree's UAPI header for /dev/bpf.
+build_bpf_run() {
+	local out=$1 inc=$WORK/bpf-run-include
+	shift
+	install -D -m 0644 "$TREE/include/uapi/linux/bpf_dev.h" "$inc/linux/bpf_dev.h"
+	gcc -O2 -Wall -Wextra -Werror "$@" -I "$inc" -o "$out" "$REPO/deploy/bpf-run.c"
+}
+
+# build_admin_deb OUTDIR: the administrator's package, devbpf-admin, from
+# deploy/: the udev rule, the sysusers.d file and bpf-run with its manual
+# page. Prints the package's path.
+ADMIN_DEB_VERSION=1.0
+build_admin_deb() {
+	local outdir=$1 pkg=devbpf-admin stage deb
+	stage=$WORK/admin-deb/$pkg
+	deb=$outdir/${pkg}_${ADMIN_DEB_VERSION}_amd64.deb
+	rm -rf "$stage"
+	install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/man/man1" \
+		"$stage/usr/share/doc/$pkg"
+	build_bpf_run "$stage/usr/bin/bpf-run"
+	install -D -m 0644 "$REPO/deploy/60-bpf.rules" "$stage/usr/lib/udev/rules.d/60-bpf.rules"
+	install -D -m 0644 "$REPO/deploy/bpf.sysusers" "$stage/usr/lib/sysusers.d/bpf.conf"
+	gzip -9n <"$REPO/deploy/bpf-run.1" >"$stage/usr/share/man/man1/bpf-run.1.gz"
+	install -m 0644 "$REPO/deploy/debian/copyright" "$stage/usr/share/doc/$pkg/copyright"
+	install -m 0755 "$REPO/deploy/debian/postinst" "$REPO/deploy/debian/postrm" "$stage/DEBIAN/"
+	sed -e "s/@VERSION@/$ADMIN_DEB_VERSION/" \
+		-e "s/@SIZE@/$(du -ks --exclude=DEBIAN "$stage" | cut -f1)/" \
+		-e "s/@MAINTAINER@/$(git -C "$REPO" log -1 --format='%an <%ae>')/" \
+		"$REPO/deploy/debian/control" >"$stage/DEBIAN/control"
+	mkdir -p "$outdir"
+	dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >&2
+	printf '%s\n' "$deb"
+}

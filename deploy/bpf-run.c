@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf-run CMD [ARG...]: run CMD with the /dev/bpf grant.
+ *
+ * Opens /dev/bpf, asks with BPF_DEV_IOCTL_EXEC_PERM that the next execve()
+ * give the new image the grant, and executes CMD, found in PATH as the
+ * shell finds it. CMD is any program: it need not know about /dev/bpf.
+ * See bpf-run(1).
+ *
+ * Exit status: CMD's; 125 if bpf-run failed before CMD could run, 126 if
+ * CMD was found but could not be executed, 127 if it was not found.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/bpf_dev.h>
+
+#define NODE		"/dev/bpf"
+#define MISC_DEVICE	"/sys/class/misc/bpf"
+
+#define EXIT_FAILED	125
+#define EXIT_CANNOT_RUN	126
+#define EXIT_NOT_FOUND	127
+
+static const char *prog = "bpf-run";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: %s [--] CMD [ARG...]\n"
+		"Run CMD with the BPF privilege of /dev/bpf: CMD passes the\n"
+		"capability checks of bpf() as a holder of CAP_BPF would.\n"
+		"The caller must be allowed to open %s (usually: be in its group).\n"
+		"\n"
+		"Exit status: CMD's, or %d if %s failed, %d if CMD could not be\n"
+		"executed, %d if CMD was not found.\n",
+		prog, NODE, EXIT_FAILED, prog, EXIT_CANNOT_RUN, EXIT_NOT_FOUND);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_FAILED);
+}
+
+/* Whether the user's entry in the group database lists group @gid. */
+static bool member_in_db(gid_t gid)
+{
+	struct passwd *pw = getpwuid(getuid());
+	struct group *gr;
+	char **m;
+
+	if (!pw)
+		return false;
+	if (pw->pw_gid == gid)
+		return true;
+	gr = getgrgid(gid);
+	for (m = gr ? gr->gr_mem : NULL; m && *m; m++)
+		if (!strcmp(*m, pw->pw_name))
+			return true;
+	return false;
+}
+
+static void explain_open(int err)
+{
+	struct group *gr;
+	struct stat st;
+	const char *name;
+
+	if (err == ENOENT) {
+		if (access(MISC_DEVICE, F_OK))
+			fail("no %s: this kernel was built without CONFIG_BPF_DEV", NODE);
+		fail("no %s, though the kernel has the device: is udev running?", NODE);
+	}
+	if (err != EACCES && err != EPERM)
+		fail("cannot open %s: %s", NODE, strerror(err));
+	if (stat(NODE, &st))
+		fail("cannot open %s: %s", NODE, strerror(err));
+	gr = getgrgid(st.st_gid);
+	name = gr ? gr->gr_name : "?";
+	if (!(st.st_mode & S_IRGRP) || st.st_gid == 0)
+		fail("cannot open %s (%s, mode %04o, group %s): no group may use it; "
+		     "an administrator installs a udev rule that gives it one",
+		     NODE, strerror(err), st.st_mode & 07777, name);
+	if (member_in_db(st.st_gid))
+		fail("cannot open %s: you are in group '%s', but this session "
+		     "started before you were added: log in again", NODE, name);
+	fail("cannot open %s: only members of group '%s' may use BPF through it; "
+	     "ask an administrator to add you (usermod -aG %s USER), then log in again",
+	     NODE, name, name);
+}
+
+/* The TracerPid: line of /proc/self/status, or 0. */
+static long tracer_pid(void)
+{
+	char line[128];
+	long pid = 0;
+	FILE *f;
+
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %ld", &pid) == 1)
+			break;
+	fclose(f);
+	return pid;
+}
+
+/* Whether this process is in the initial user namespace. */
+static bool in_initial_user_ns(void)
+{
+	unsigned long inside, outside, count;
+	FILE *f = fopen("/proc/self/uid_map", "r");
+	bool initial;
+
+	if (!f)
+		return true;
+	initial = fscanf(f, "%lu %lu %lu", &inside, &outside, &count) == 3 &&
+		  inside == 0 && outside == 0 && count == 4294967295UL;
+	fclose(f);
+	return initial;
+}
+
+static void explain_exec_perm(int err)
+{
+	switch (err) {
+	case ENOTTY:
+	case EINVAL:
+		fail("this kernel's %s cannot start programs with the grant "
+		     "(no BPF_DEV_IOCTL_EXEC_PERM); only programs that take it "
+		     "themselves can use it", NODE);
+	case EPERM:
+		if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+			fail("no_new_privs is set (NoNewPrivileges=, setpriv "
+			     "--no-new-privs, or a sandbox): no program it runs "
+			     "may gain privilege, the grant included");
+		if (!in_initial_user_ns())
+			fail("in a user namespace (a container?): the grant is "
+			     "only given in the initial one");
+		fail("the grant was refused by a security module (EPERM); "
+		     "its log or the audit log says why");
+	case EBUSY:
+		fail("traced by process %ld, which could not trace a holder of "
+		     "the grant: run without the debugger or tracer",
+		     tracer_pid());
+	case EACCES:
+		fail("the grant was refused by a security module (EACCES); "
+		     "its log or the audit log says why");
+	default:
+		fail("BPF_DEV_IOCTL_EXEC_PERM: %s", strerror(err));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int fd, i = 1;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--"))
+		i++;
+	if (i >= argc || (argv[i][0] == '-' && argv[i][1])) {
+		usage(stderr);
+		return EXIT_FAILED;
+	}
+
+	fd = open(NODE, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		explain_open(errno);
+	if (ioctl(fd, BPF_DEV_IOCTL_EXEC_PERM, 0))
+		explain_exec_perm(errno);
+	close(fd);
+
+	execvp(argv[i], argv + i);
+	fprintf(stderr, "%s: %s: %s\n", prog, argv[i], strerror(errno));
+	return errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+}
