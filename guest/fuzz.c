@@ -5,9 +5,11 @@
  *
  * 1. Every _IOC(dir, type, nr, size) for all four directions, types
  *    0xB0-0xCF, numbers 0-255 and a few sizes, with a few arguments:
- *    only GET_PERM and PUT_PERM with argument 0 may succeed, a non-zero
- *    argument to them gives EINVAL, everything else ENOTTY, and no call
- *    but GET_PERM may leave the caller holding the grant.
+ *    only GET_PERM, PUT_PERM and EXEC_PERM with argument 0 may succeed,
+ *    a non-zero argument to them gives EINVAL, everything else ENOTTY,
+ *    and no call but GET_PERM may leave the caller holding the grant
+ *    (EXEC_PERM only arms the next execve(), which the fuzzer never
+ *    makes; PUT_PERM after each call disarms it again).
  * 2. Random bpf() commands and attributes under the grant, for a bounded
  *    count and time: afterwards the kernel must not be tainted any more
  *    than before (a WARN or BUG taints it) and the caller must still hold
@@ -47,7 +49,8 @@ static int fuzz_ioctl(int fd, long *calls)
 			ret = ioctl(fd, cmd, args[a]) ? -errno : 0;
 			(*calls)++;
 			if (cmd == BPF_DEV_IOCTL_GET_PERM ||
-			    cmd == BPF_DEV_IOCTL_PUT_PERM)
+			    cmd == BPF_DEV_IOCTL_PUT_PERM ||
+			    cmd == BPF_DEV_IOCTL_EXEC_PERM)
 				want = args[a] ? -EINVAL : 0;
 			else
 				want = -ENOTTY;
