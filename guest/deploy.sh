@@ -1,13 +1,16 @@
 #!/bin/bash
-# The deployment files (deploy/) on a real Debian 12 system, as installed
-# in the guest image: udevd applies 60-bpf.rules, systemd-sysusers creates
-# the groups and users, systemd runs ipacct.service with its User=,
-# SupplementaryGroups= and Delegate=, and users log in with the group.
+# The deployment on a real Debian 12 system: devbpf-install.service
+# installs the administrator's package, devbpf-admin, with dpkg -i on the
+# running system; its postinst creates group bpf and has udevd re-apply
+# 60-bpf.rules to /dev/bpf. systemd-sysusers creates ipacct's user at boot,
+# systemd runs ipacct.service with its User=, SupplementaryGroups= and
+# Delegate=, and users log in with the group.
 # Run as root in devbpf.service. Prints TAP.
 # shellcheck source=systemd.sh
 . /usr/lib/devbpf/systemd.sh
 
-rule=/etc/udev/rules.d/60-bpf.rules
+rule=/usr/lib/udev/rules.d/60-bpf.rules
+state=/run/devbpf
 bpftool=/usr/lib/devbpf/bpftool
 n=0
 tap() {
@@ -18,18 +21,33 @@ tap() {
 }
 diag() { sed 's/^/# /'; }
 
-echo "1..14"
+echo "1..17"
 failed=$(systemctl list-units --failed --plain --no-legend)
 [ -z "$failed" ]
 tap $? "no failed units"
 [ -z "$failed" ] || diag <<<"$failed"
 
+# --- dpkg -i devbpf-admin ---------------------------------------------------
+diag <"$state/dpkg.log"
+[ "$(dpkg-query -W -f '${Status}' devbpf-admin 2>/dev/null)" = "install ok installed" ]
+tap $? "dpkg -i: devbpf-admin is installed"
+files=$(dpkg -L devbpf-admin)
+missing=0
+for f in /usr/bin/bpf-run "$rule" /usr/lib/sysusers.d/bpf.conf /usr/share/man/man1/bpf-run.1.gz; do
+	grep -qx "$f" <<<"$files" || { echo "# dpkg -L lacks $f"; missing=1; }
+done
+[ $missing -eq 0 ]
+tap $? "dpkg -L devbpf-admin: bpf-run, its manual page, the udev rule, the sysusers.d file"
+
 # --- udev: the rule's GROUP and MODE on the node ---------------------------
 mode=$(sed -n 's/.*MODE="\([0-7]*\)".*/\1/p' "$rule")
 group=$(sed -n 's/.*GROUP="\([^"]*\)".*/\1/p' "$rule")
+before=$(cat "$state/node-before")
+[ "$before" = "0400 root root" ] && grep -qx 'DEVMODE=0400' /sys/class/misc/bpf/uevent
+tap $? "before the package: /dev/bpf is the kernel's root:root 0400 (got: $before)"
 got=$(stat -c '0%a %U %G' /dev/bpf)
-[ "$got" = "$mode root $group" ] && grep -qx 'DEVMODE=0400' /sys/class/misc/bpf/uevent
-tap $? "udev: /dev/bpf is root:$group $mode as ${rule##*/} says, the kernel's root:root 0400 before (got: $got)"
+[ "$got" = "$mode root $group" ]
+tap $? "postinst: udev gave /dev/bpf root:$group $mode as ${rule##*/} says (got: $got)"
 info=$(udevadm info --query=all --name=/dev/bpf)
 grep -qx 'E: SUBSYSTEM=misc' <<<"$info" && grep -qx 'E: DEVNAME=/dev/bpf' <<<"$info"
 tap $? "udevadm info: /dev/bpf is a misc device udev handled"
@@ -38,12 +56,13 @@ unknown=$(journalctl -b -u systemd-udevd -o cat | grep -i "unknown group")
 tap $? "udevd knew group $group when it applied the rule"
 [ -z "$unknown" ] || diag <<<"$unknown"
 
-# --- sysusers: the groups and users, created at this boot ------------------
+# --- sysusers: group bpf from the package, ipacct at boot -----------------
+[ ! -s "$state/group-before" ] && getent group "$group" >/dev/null &&
+	grep -q "Creating group '$group'" "$state/dpkg.log"
+tap $? "postinst: systemd-sysusers created group $group, which did not exist before"
 # By syslog identifier: sysusers exits before journald can tell its unit.
 journalctl --sync
 sysusers_log=$(journalctl -b -t systemd-sysusers -o cat)
-getent group "$group" >/dev/null && grep -q "Creating group '$group'" <<<"$sysusers_log"
-tap $? "sysusers: group $group created at boot from bpf.conf"
 getent passwd ipacct >/dev/null && grep -q "Creating user 'ipacct'" <<<"$sysusers_log"
 tap $? "sysusers: user ipacct created at boot from ipacct.conf"
 diag <<<"$sysusers_log"

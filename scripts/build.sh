@@ -78,19 +78,23 @@ msg "guest: $GUEST/initramfs.cpio ($(du -k "$GUEST/initramfs.cpio" | cut -f1) Ki
 [ -f "$ROOTFS_CPIO" ] || die "no Debian root file system at $ROOTFS_CPIO (run: make rootfs)"
 stage=$GUEST/debian-overlay
 rm -rf "$stage"
-install -d "$stage/usr/lib/devbpf"
-cp "$out"/* "$REPO"/guest/*.sh "$stage/usr/lib/devbpf/"
-chmod 0755 "$stage"/usr/lib/devbpf/*.sh
-# what an administrator installs
-install -D -m 0644 "$REPO/deploy/60-bpf.rules" "$stage/etc/udev/rules.d/60-bpf.rules"
-install -D -m 0644 "$REPO/deploy/bpf.sysusers" "$stage/usr/lib/sysusers.d/bpf.conf"
+lib=$stage/usr/lib/devbpf
+install -d "$lib"
+cp "$out"/* "$REPO"/guest/*.sh "$lib/"
+# bpf-run comes from the administrator's package, which the guest installs
+# with dpkg -i at boot (devbpf-install.service): the package's files are
+# not in the image before that.
+rm "$lib/bpf-run"
+build_admin_deb "$lib" >/dev/null
 install -D -m 0644 "$REPO/deploy/ipacct.sysusers" "$stage/usr/lib/sysusers.d/ipacct.conf"
 install -D -m 0644 "$REPO/deploy/ipacct.service" "$stage/etc/systemd/system/ipacct.service"
-# the test users and the unit that runs main.sh
+# the test users, the units that install the package and run main.sh
 d=$REPO/guest/debian
-install -D -m 0644 "$d/test-users.sysusers" "$stage/usr/lib/sysusers.d/devbpf-test-users.conf"
-install -D -m 0644 "$d/test-users.tmpfiles" "$stage/usr/lib/tmpfiles.d/devbpf-test-users.conf"
-install -m 0644 "$d/devbpf.target" "$d/devbpf.service" "$stage/etc/systemd/system/"
+install -m 0644 "$d/test-users.sysusers" "$d/test-users.tmpfiles" "$lib/"
+install -m 0755 "$d/install-admin.sh" "$lib/"
+install -m 0644 "$d/devbpf.target" "$d/devbpf.service" "$d/devbpf-install.service" \
+	"$stage/etc/systemd/system/"
+chmod 0755 "$lib"/*.sh
 echo devbpf >"$stage/etc/hostname"
 # A fixed machine ID: without one, every boot would be a first boot.
 echo 0d3b5f0e6c1a4e2b9f7a8c6d5e4f3a2b >"$stage/etc/machine-id"

@@ -7,11 +7,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# systemd as PID 1, udev, and awk for the suites (su comes with
-# util-linux). "essential" installs no apt and no Priority: required
+# systemd as PID 1, udev, awk for the suites (su comes with util-linux),
+# and the judges of the apt_tools suite: Debian's own bpftool and
+# libbpf-tools, unmodified. "essential" installs no apt and no Priority: required
 # extras; the merged-usr hook keeps usrmerge (and its
 # perl) out.
-packages=systemd,systemd-sysv,udev,mawk
+packages=systemd,systemd-sysv,udev,mawk,bpftool,libbpf-tools
 opts=(
 	--variant=essential --include="$packages"
 	--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr
