@@ -6,6 +6,7 @@
 #   bpftool    bpftool as root, alice (group bpf) and bob
 #   launcher   bpf-run: unmodified programs started with the grant
 #   deploy     the deployment files under the real udev, sysusers, systemd
+#   apt_tools  Debian's own bpftool and libbpf-tools, unmodified
 #   stress     GET/PUT, fork and execve racing across threads and processes
 #   fuzz       the ioctl, and bpf() under the grant
 # Run as root, with /dev/bpf root:bpf 0440.
@@ -36,6 +37,10 @@ for suite in "$@"; do
 	deploy)
 		echo "devbpf: the deployment files under udev, systemd-sysusers and systemd"
 		deploy.sh
+		;;
+	apt_tools)
+		echo "devbpf: Debian's bpftool and libbpf-tools as root, alice through bpf-run, alice, bob"
+		apt_tools.sh
 		;;
 	stress)
 		echo "devbpf: race stress, as alice (group bpf)"

@@ -2,7 +2,8 @@
 # check.sh: every suite on the kernel built for $DEVBPF_KCONFIG, in the
 # guests that flavour uses, then one count of the TAP results of all boots:
 #   test    busybox: the kselftest, libbpf, bpftool, launcher, stress and fuzz;
-#           Debian: the deployment under the real udev, sysusers, systemd
+#           Debian: the deployment under the real udev, sysusers, systemd,
+#           and Debian's own bpftool and libbpf-tools (apt_tools)
 #   debug   busybox, the same suites (KASAN and lockdep are slow: no
 #           Debian boot)
 #   distro  Debian: every suite, on Debian's own kernel config
@@ -13,9 +14,9 @@ set -euo pipefail
 
 core=kselftest,libbpf,bpftool,launcher,stress,fuzz
 case $KCONFIG_FLAVOUR in
-test) boots=("busybox $core" "debian deploy") ;;
+test) boots=("busybox $core" "debian deploy,apt_tools") ;;
 debug) boots=("busybox $core") ;;
-distro) boots=("debian $core,deploy") ;;
+distro) boots=("debian $core,deploy,apt_tools") ;;
 esac
 
 logs=()

@@ -1,0 +1,102 @@
+#!/bin/bash
+# Debian's own BPF tools, unmodified, judge the grant: apt's bpftool 7.1
+# and libbpf-tools 0.26 link libbpf 1.1 statically and know nothing of
+# /dev/bpf. Each runs as root, as alice (group bpf) through bpf-run, as
+# alice without it, and as bob. Run as root in devbpf.service, after
+# devbpf-admin is installed. Prints TAP.
+bpftool=/usr/sbin/bpftool
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+tap() {
+	local status=$1
+	shift
+	n=$((n + 1))
+	if [ "$status" -eq 0 ]; then echo "ok $n $*"; else echo "not ok $n $*"; fi
+}
+diag() { sed 's/^/# /' "$@"; }
+# as USER COMMAND: stdout to $tmp/out, stderr to $tmp/err; sets $rc.
+as() {
+	su "$1" -c "$2" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# The bpftool listings. What they list: systemd's cgroup programs, the
+# kernel's BTF, and the programs, maps and tp_btf links of a runqlat that
+# root runs meanwhile.
+listings=("prog show" "map show" "btf show" "link show" "cgroup tree")
+# The libbpf-tools that attach through bpf() alone: tp_btf and raw_tp
+# (runqlat, softirqs), fentry (vfsstat); each prints one interval of a
+# second ("1 1").
+bpf_tools=(runqlat softirqs vfsstat)
+
+echo "1..$((${#listings[@]} + 2 * ${#bpf_tools[@]} + 3))"
+
+# --- bpftool: the member's listing is root's ---------------------------------
+/usr/sbin/runqlat 60 1 >/dev/null 2>&1 &
+runqlat=$!
+for _ in $(seq 100); do
+	[ -n "$("$bpftool" link show)" ] && break
+	sleep 0.1
+done
+# Objects come and go while the guest runs (systemd loads programs for the
+# units it starts), so a listing counts as equal when it matches root's
+# taken just before and just after it; three tries.
+for args in "${listings[@]}"; do
+	read -ra argv <<<"$args"
+	ok=1
+	for _ in 1 2 3; do
+		"$bpftool" "${argv[@]}" >"$tmp/root1" 2>&1
+		as alice "bpf-run $bpftool $args"
+		cp "$tmp/out" "$tmp/alice"
+		"$bpftool" "${argv[@]}" >"$tmp/root2" 2>&1
+		if [ "$rc" -eq 0 ] && [ -s "$tmp/root1" ] && cmp -s "$tmp/root1" "$tmp/root2" &&
+			cmp -s "$tmp/root1" "$tmp/alice"; then
+			ok=0
+			break
+		fi
+	done
+	[ $ok -eq 0 ] || { diff "$tmp/root1" "$tmp/alice" | diag; diag "$tmp/err"; }
+	tap $ok "bpftool $args: alice through bpf-run prints what root does ($(wc -l <"$tmp/root1") lines)"
+done
+kill $runqlat
+wait $runqlat 2>/dev/null
+
+as alice "$bpftool prog show"
+[ "$rc" -ne 0 ] && grep -q "Operation not permitted" "$tmp/err"
+tap $? "bpftool prog show: alice without bpf-run gets EPERM"
+diag "$tmp/err"
+
+# --- libbpf-tools that use only bpf() ---------------------------------------
+# Each prints a header, then figures.
+results() { [ "$rc" -eq 0 ] && tail -n +2 "$tmp/out" | grep -q '[0-9]'; }
+for name in "${bpf_tools[@]}"; do
+	tool=/usr/sbin/$name
+	"$tool" 1 1 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	results
+	root=$?
+	[ $root -eq 0 ] || { diag "$tmp/out"; diag "$tmp/err"; }
+	as alice "bpf-run $tool 1 1"
+	[ $root -eq 0 ] && results
+	tap $? "$name: root and alice through bpf-run print results"
+	{ diag "$tmp/out"; diag "$tmp/err"; } | head -20
+
+	as alice "$tool 1 1"
+	[ "$rc" -ne 0 ] && grep -q "Operation not permitted\|-EPERM\|: -1$" "$tmp/err"
+	tap $? "$name: alice without bpf-run fails with EPERM (status $rc)"
+	diag "$tmp/err" | head -5
+done
+
+# --- what stays closed ----------------------------------------------------------
+# funclatency attaches a kprobe through perf_event_open(), which the grant
+# does not open: perf is governed by CAP_PERFMON and perf_event_paranoid.
+as alice "bpf-run /usr/sbin/funclatency -d 1 vfs_read"
+[ "$rc" -ne 0 ] && grep -qi "kprobe\|perf" "$tmp/err" && grep -q "Permission denied\|-EACCES\|-13" "$tmp/err"
+tap $? "funclatency (a kprobe through perf): refused to alice even through bpf-run (status $rc)"
+diag "$tmp/err" | head -8
+
+as bob "bpf-run $bpftool prog show"
+[ "$rc" -eq 125 ] && grep -q "group 'bpf'" "$tmp/err"
+tap $? "bob (not in group bpf): bpf-run bpftool exits 125, naming group bpf"
+diag "$tmp/err"
