@@ -4,17 +4,12 @@
 # /dev/bpf. Each runs as root, as alice (group bpf) through bpf-run, as
 # alice without it, and as bob. Run as root in devbpf.service, after
 # devbpf-admin is installed. Prints TAP.
+# shellcheck source=tap.sh
+. /usr/lib/devbpf/tap.sh
+
 bpftool=/usr/sbin/bpftool
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-tap() {
-	local status=$1
-	shift
-	n=$((n + 1))
-	if [ "$status" -eq 0 ]; then echo "ok $n $*"; else echo "not ok $n $*"; fi
-}
-diag() { sed 's/^/# /' "$@"; }
 # as USER COMMAND: stdout to $tmp/out, stderr to $tmp/err; sets $rc.
 as() {
 	su "$1" -c "$2" >"$tmp/out" 2>"$tmp/err"

@@ -8,18 +8,12 @@
 # Run as root in devbpf.service. Prints TAP.
 # shellcheck source=systemd.sh
 . /usr/lib/devbpf/systemd.sh
+# shellcheck source=tap.sh
+. /usr/lib/devbpf/tap.sh
 
 rule=/usr/lib/udev/rules.d/60-bpf.rules
 state=/run/devbpf
 bpftool=/usr/lib/devbpf/bpftool
-n=0
-tap() {
-	local status=$1
-	shift
-	n=$((n + 1))
-	if [ "$status" -eq 0 ]; then echo "ok $n $*"; else echo "not ok $n $*"; fi
-}
-diag() { sed 's/^/# /'; }
 
 echo "1..17"
 failed=$(systemctl list-units --failed --plain --no-legend)
