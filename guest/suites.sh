@@ -7,6 +7,7 @@
 #   launcher   bpf-run: unmodified programs started with the grant
 #   deploy     the deployment files under the real udev, sysusers, systemd
 #   apt_tools  Debian's own bpftool and libbpf-tools, unmodified
+#   apparmor   AppArmor profiles decide who takes the grant, and its uses
 #   stress     GET/PUT, fork and execve racing across threads and processes
 #   fuzz       the ioctl, and bpf() under the grant
 # Run as root, with /dev/bpf root:bpf 0440.
@@ -41,6 +42,10 @@ for suite in "$@"; do
 	apt_tools)
 		echo "devbpf: Debian's bpftool and libbpf-tools as root, alice through bpf-run, alice, bob"
 		apt_tools.sh
+		;;
+	apparmor)
+		echo "devbpf: AppArmor profiles (apparmor_parser, aa-exec) and the grant, as root and alice"
+		apparmor.sh
 		;;
 	stress)
 		echo "devbpf: race stress, as alice (group bpf)"

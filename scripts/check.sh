@@ -3,7 +3,8 @@
 # guests that flavour uses, then one count of the TAP results of all boots:
 #   test    busybox: the kselftest, libbpf, bpftool, launcher, stress and fuzz;
 #           Debian: the deployment under the real udev, sysusers, systemd,
-#           and Debian's own bpftool and libbpf-tools (apt_tools)
+#           Debian's own bpftool and libbpf-tools (apt_tools), and
+#           AppArmor profiles (apparmor)
 #   debug   busybox, the same suites (KASAN and lockdep are slow: no
 #           Debian boot)
 #   distro  Debian: every suite, on Debian's own kernel config
@@ -14,9 +15,9 @@ set -euo pipefail
 
 core=kselftest,libbpf,bpftool,launcher,stress,fuzz
 case $KCONFIG_FLAVOUR in
-test) boots=("busybox $core" "debian deploy,apt_tools") ;;
+test) boots=("busybox $core" "debian deploy,apt_tools,apparmor") ;;
 debug) boots=("busybox $core") ;;
-distro) boots=("debian $core,deploy,apt_tools") ;;
+distro) boots=("debian $core,deploy,apt_tools,apparmor") ;;
 esac
 
 logs=()

@@ -9,10 +9,11 @@ set -euo pipefail
 
 # systemd as PID 1, udev, awk for the suites (su comes with util-linux),
 # and the judges of the apt_tools suite: Debian's own bpftool and
-# libbpf-tools, unmodified. "essential" installs no apt and no Priority: required
-# extras; the merged-usr hook keeps usrmerge (and its
+# libbpf-tools, unmodified, and of the apparmor suite: Debian's
+# apparmor_parser and aa-exec. "essential" installs no apt and no
+# Priority: required extras; the merged-usr hook keeps usrmerge (and its
 # perl) out.
-packages=systemd,systemd-sysv,udev,mawk,bpftool,libbpf-tools
+packages=systemd,systemd-sysv,udev,mawk,bpftool,libbpf-tools,apparmor
 opts=(
 	--variant=essential --include="$packages"
 	--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr
