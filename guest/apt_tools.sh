@@ -10,11 +10,6 @@
 bpftool=/usr/sbin/bpftool
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# as USER COMMAND: stdout to $tmp/out, stderr to $tmp/err; sets $rc.
-as() {
-	su "$1" -c "$2" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
 
 # The bpftool listings. What they list: systemd's cgroup programs, the
 # kernel's BTF, and the programs, maps and tp_btf links of a runqlat that
