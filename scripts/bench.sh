@@ -48,7 +48,7 @@ growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p
 	echo "what drifts during a boot, such as ID allocation and the JIT's memory"
 	echo "packs, weighs on all alike), each run after the previous run's deferred"
 	echo "frees settled. Shown: the median in (instruction-clock) ns per operation,"
-	echo "and the ratio to root in the same boot. Identities, in \`guest/bench.c\`:"
+	echo "and the ratio to root in the same boot. Identities, in \`guest/bench/bench.c\`:"
 	echo "root; uid 1000 with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN as ambient"
 	echo "capabilities (caps); uid 1000 in group bpf holding the /dev/bpf grant"
 	echo "(grant); uid 1000 as root of its own user namespace passing a BPF token"

@@ -33,9 +33,9 @@ tools=$WORK/tools
 run_logged tools build_tools "$TREE" "$tools"
 cp "$tools/bpftool/bpftool" "$out/"
 
-# The harness's own guest programs (guest/*.c), rebuilt when they, their
+# The harness's own guest programs (guest/**.c), rebuilt when they, their
 # header, libbpf or the kernel headers changed.
-for src in "$REPO"/guest/*.c; do
+for src in "${GUEST_PROGRAMS[@]}"; do
 	name=$(basename "$src" .c)
 	bin=$out/$name
 	if [ -f "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt "$REPO/guest/grant.h" ] &&
@@ -43,7 +43,7 @@ for src in "$REPO"/guest/*.c; do
 		continue
 	fi
 	run_logged "guest-$name" gcc -static -O2 -Wall -Werror \
-		-isystem "$BUILD/usr/include" -I "$TREE/tools/testing/selftests" \
+		-isystem "$BUILD/usr/include" -I "$REPO/guest" -I "$TREE/tools/testing/selftests" \
 		-I "$TREE/tools/lib" -o "$bin" "$src" "$tools/libbpf/libbpf.a" -lelf -lz
 done
 
@@ -56,9 +56,9 @@ rm -rf "$root"
 mkdir -p "$bin" "$root/bin" "$root/etc"
 cp "$out"/* "$bin/"
 cp /bin/busybox "$root/bin/busybox"
-cp "$REPO/guest/init" "$root/init"
-cp "$REPO"/guest/*.sh "$bin/"
-cp "$REPO"/guest/etc/* "$root/etc/"
+cp "$REPO/guest/busybox/init" "$root/init"
+cp "${GUEST_SCRIPTS[@]}" "$bin/"
+cp "$REPO"/guest/busybox/etc/* "$root/etc/"
 chmod 0755 "$root/init" "$bin"/*.sh
 
 cat >"$GUEST/nodes.list" <<'LIST'
@@ -80,7 +80,7 @@ stage=$GUEST/debian-overlay
 rm -rf "$stage"
 lib=$stage/usr/lib/devbpf
 install -d "$lib"
-cp "$out"/* "$REPO"/guest/*.sh "$lib/"
+cp "$out"/* "${GUEST_SCRIPTS[@]}" "$lib/"
 # bpf-run comes from the administrator's package, which the guest installs
 # with dpkg -i at boot (devbpf-install.service): the package's files are
 # not in the image before that.

@@ -18,6 +18,11 @@ ROOTFS_CPIO=$WORK/debian/rootfs.cpio
 SOURCE_PKG=linux-source-6.12
 SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+# The guests' shell scripts and C programs, wherever they sit under guest/
+# (the guest itself has them all in /usr/lib/devbpf). The busybox guest's
+# PID 1 is guest/busybox/init.
+GUEST_SCRIPTS=("$REPO"/guest/*.sh "$REPO"/guest/*/*.sh)
+GUEST_PROGRAMS=("$REPO"/guest/*.c "$REPO"/guest/*/*.c)
 
 case $KCONFIG_FLAVOUR in
 test | debug | distro) ;;

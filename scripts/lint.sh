@@ -18,7 +18,7 @@ for patch in $(series_patches); do
 done
 [ $bad -eq 0 ] && msg "checkpatch --strict: $(series_patches | wc -l) patches clean"
 
-scripts=("$REPO"/scripts/*.sh "$REPO"/.ci/run "$REPO"/guest/*.sh "$REPO"/guest/init)
+scripts=("$REPO"/scripts/*.sh "$REPO"/.ci/run "${GUEST_SCRIPTS[@]}" "$REPO"/guest/busybox/init)
 if (cd "$REPO" && shellcheck -x "${scripts[@]}"); then
 	msg "shellcheck: ${#scripts[@]} scripts clean"
 else

@@ -31,8 +31,9 @@
 # upstream's Makefile makes libbpf, bpftool, vmlinux.h, the BPF objects and
 # the skeletons; the test programs (static) and bpf_testmod.ko are made
 # here, as that Makefile would make all of test_progs. Nothing is written
-# into $TREE. The guest is the busybox one (guest/init, guest/main.sh)
-# with the tests added; guest/upstream.sh runs them.
+# into $TREE. The guest is the busybox one (guest/busybox/init,
+# guest/main.sh) with the tests added; guest/upstream/upstream.sh runs
+# them.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -62,7 +63,8 @@ done
 # exception SUITE TEST WHY: where the grant cannot stand in for root for a
 # reason outside BPF. TEST is an extended regex on test names; differences
 # it matches are printed with WHY and do not fail the suite. (The non-BPF
-# needs that the guest meets for the user instead are in guest/upstream.sh.)
+# needs that the guest meets for the user instead are in
+# guest/upstream/upstream.sh.)
 ex_suite=() ex_test=() ex_why=()
 exception() {
 	ex_suite+=("$1") ex_test+=("$2") ex_why+=("$3")
@@ -317,7 +319,7 @@ pack_guest() {
 		for f in "$KSFT"/install/exec/load_address.0x*; do ldd "$f"; done |
 			grep -o '/[^ ]*' | sort -u | while read -r f; do install -D "$f" "$stage$f"; done
 	fi
-	cp "$REPO/guest/main.sh" "$REPO/guest/upstream.sh" "$REPO/guest/kselftests.sh" "$lib/"
+	cp "$REPO/guest/main.sh" "$REPO"/guest/upstream/*.sh "$lib/"
 	find "$stage" -type d -exec chmod 0755 {} +
 	(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) \
 		>"$UP/upstream.cpio"
