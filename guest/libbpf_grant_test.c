@@ -21,6 +21,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
@@ -273,6 +274,32 @@ TEST(feature_probes_of_threads_without_grant_do_not_count)
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	ASSERT_EQ(0, with.err) TH_LOG("%s", strerror(-with.err));
 	EXPECT_STREQ("feature_cache", with.name);
+}
+
+/*
+ * A child that fork() made holds no grant, though it has a copy of the
+ * thread's variables and files. Its probes must not count as a holder's:
+ * once it takes the grant itself, its loads are not degraded by them.
+ */
+TEST(forked_child_is_no_holder)
+{
+	struct map_thread without = { .get = false }, with = { .get = true };
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, become(UID_ALICE, true));
+	ASSERT_EQ(0, libbpf_get_bpf_permission());
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		create_named_map(&without);
+		create_named_map(&with);
+		_exit(without.err == -EPERM && !with.err &&
+		      !strcmp(with.name, "feature_cache") ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(0, libbpf_put_bpf_permission());
 }
 
 /*

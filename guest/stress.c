@@ -2,8 +2,9 @@
 /*
  * stress SECONDS: threads and processes take and give back the /dev/bpf
  * grant, fork and execve at the same time, and check after every step
- * that the grant is where it should be and nowhere else. Run as a user
- * who may open /dev/bpf. Prints TAP.
+ * that the grant is where it should be and nowhere else; meanwhile, in
+ * other processes, a thread takes the grant while another makes the
+ * parent its tracer. Run as a user who may open /dev/bpf. Prints TAP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -96,6 +98,63 @@ static void *spawner(void *arg)
 	return NULL;
 }
 
+static pthread_barrier_t race_start, race_end;
+
+/* Stays, traced or not, until GET_PERM has answered. */
+static void *traceme(void *arg)
+{
+	pthread_barrier_wait(&race_start);
+	*(long *)arg = ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+	pthread_barrier_wait(&race_end);
+	return NULL;
+}
+
+/*
+ * One thread asks for the grant while another calls PTRACE_TRACEME, which
+ * makes this process's parent, which has no grant, its tracer: one of the
+ * two must fail. The child exits 1 if both succeeded.
+ */
+static int traceme_race(void)
+{
+	long traced = -1;
+	pthread_t t;
+	int got;
+
+	pthread_barrier_init(&race_start, NULL, 2);
+	pthread_barrier_init(&race_end, NULL, 2);
+	if (pthread_create(&t, NULL, traceme, &traced))
+		return 2;
+	pthread_barrier_wait(&race_start);
+	got = ioctl(dev_fd, BPF_DEV_IOCTL_GET_PERM, 0);
+	pthread_barrier_wait(&race_end);
+	pthread_join(t, NULL);
+	return !got && !traced;
+}
+
+/* Rounds of traceme_race() in children of this process, until the end. */
+static void traceme_rounds(void)
+{
+	int status;
+	pid_t pid, got;
+
+	while (time(NULL) < deadline) {
+		pid = fork();
+		if (pid == 0)
+			_exit(traceme_race());
+		/* The traced thread is this process's to reap too. */
+		do {
+			got = waitpid(-1, &status, __WALL);
+			if (got > 0 && WIFSTOPPED(status))
+				ptrace(PTRACE_CONT, got, NULL, NULL);
+		} while (got > 0 && got != pid);
+		expect(got == pid && WIFEXITED(status) && !WEXITSTATUS(status),
+		       "a holder traced by a parent without the grant");
+		if (got != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+			printf("# round: got %d of %d, status 0x%x\n", got, pid,
+			       status);
+	}
+}
+
 static void run_process(void)
 {
 	pthread_t t[THREADS + 2];
@@ -131,7 +190,12 @@ int main(int argc, char **argv)
 			run_process();
 			_exit(0);
 		}
-	for (i = 0; i < PROCESSES; i++)
+	/* A process of its own, whose only children are the racers. */
+	if (fork() == 0) {
+		traceme_rounds();
+		_exit(0);
+	}
+	for (i = 0; i < PROCESSES + 1; i++)
 		if (wait(&status) < 0 || !WIFEXITED(status))
 			atomic_fetch_add(&sh->violations, 1);
 	printf("%sok 1 stress: %d processes x %d threads for %d s: %ld checks, %ld violations\n",

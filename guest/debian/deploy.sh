@@ -15,7 +15,7 @@ rule=/usr/lib/udev/rules.d/60-bpf.rules
 state=/run/devbpf
 bpftool=/usr/lib/devbpf/bpftool
 
-echo "1..17"
+echo "1..18"
 failed=$(systemctl list-units --failed --plain --no-legend)
 [ -z "$failed" ]
 tap $? "no failed units"
@@ -74,6 +74,10 @@ grep -q "^ipacct: my cgroup /sys/fs/cgroup/system.slice/ipacct.service belongs t
 tap $? "ipacct.service: Delegate=yes hands it its cgroup"
 grep -q '^ipacct: CapEff:[[:space:]]*0*$' <<<"$out" && grep -q '^ipacct: NoNewPrivs:[[:space:]]*1$' <<<"$out"
 tap $? "ipacct.service: no capabilities, no new privileges"
+# CapabilityBoundingSet=CAP_BPF CAP_NET_ADMIN: bits 39 and 12
+grep -q '^ipacct: CapBnd:[[:space:]]*0*8000001000$' <<<"$out" &&
+	grep -q '^ipacct: the grant lists the system.s BPF maps: Operation not permitted$' <<<"$out"
+tap $? "ipacct.service: its bounding set keeps the grant from CAP_SYS_ADMIN's BPF_MAP_GET_NEXT_ID"
 journalctl -b -u ipacct.service -o cat | grep -q "^ipacct: egress .* packets"
 tap $? "journalctl -u ipacct shows the service's lines"
 

@@ -84,7 +84,7 @@ static int open_own_cgroup(char *path, size_t len)
 static void print_credentials(void)
 {
 	static const char *const keys[] = { "Uid:", "Groups:", "CapEff:",
-					    "NoNewPrivs:" };
+					    "CapBnd:", "NoNewPrivs:" };
 	char line[256];
 	unsigned int i;
 	FILE *f = fopen("/proc/self/status", "r");
@@ -149,6 +149,10 @@ int main(void)
 	}
 	printf("ipacct: uid %u took the BPF grant through %s\n", getuid(),
 	       LIBBPF_DEV_BPF);
+	/* CAP_SYS_ADMIN's: the grant passes it only if the bounding set does */
+	err = bpf_map_get_next_id(0, &key) && errno != ENOENT ? -errno : 0;
+	printf("ipacct: the grant lists the system's BPF maps: %s\n",
+	       err ? strerror(-err) : "yes");
 
 	cg_fd = open_own_cgroup(cgroup, sizeof(cgroup));
 	if (cg_fd < 0 || fstat(cg_fd, &st)) {
