@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: check check-debug check-distro check-upstream check-bisect run shell \
+.PHONY: check check-debug check-distro check-upstream check-tools check-bisect run shell \
 	bench build rootfs tree setup export lint deb clean
 
 ## check: build the patched kernel and run every suite in QEMU (busybox
@@ -27,6 +27,11 @@ check-distro: tree rootfs
 ## the tree's ptrace/proc/exec... kselftests, patched against unpatched
 check-upstream: build
 	$(S)/upstream.sh
+
+## check-tools: every tool of Debian's libbpf-tools as root, and as a member
+## through bpf-run with and without --scope trace (Debian guest, slow)
+check-tools: build
+	$(S)/check.sh tools
 
 ## check-bisect: build after each patch of the series in turn (slow)
 check-bisect: build

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpf-run CMD [ARG...]: run CMD with the /dev/bpf grant.
+ * bpf-run [--scope NAME] CMD [ARG...]: run CMD with the /dev/bpf grant, or
+ * with the grant of /dev/bpf-NAME (--scope trace: /dev/bpf-trace, which
+ * adds perf events, tracepoint IDs and kernel addresses).
  *
- * Opens /dev/bpf, asks with BPF_DEV_IOCTL_EXEC_PERM that the next execve()
+ * Opens the node, asks with BPF_DEV_IOCTL_EXEC_PERM that the next execve()
  * give the new image the grant, and executes CMD, found in PATH as the
  * shell finds it. CMD is any program: it need not know about /dev/bpf.
  * See bpf-run(1).
@@ -27,8 +29,10 @@
 #include <unistd.h>
 #include <linux/bpf_dev.h>
 
-#define NODE		"/dev/bpf"
-#define MISC_DEVICE	"/sys/class/misc/bpf"
+/* The node, and the misc device that makes it: /dev/bpf or /dev/bpf-NAME */
+static char node[128] = "/dev/bpf";
+static char misc_device[128] = "/sys/class/misc/bpf";
+static const char *scope;
 
 #define EXIT_FAILED	125
 #define EXIT_CANNOT_RUN	126
@@ -39,14 +43,18 @@ static const char *prog = "bpf-run";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: %s [--] CMD [ARG...]\n"
+		"Usage: %s [--scope NAME] [--] CMD [ARG...]\n"
 		"Run CMD with the BPF privilege of /dev/bpf: CMD passes the\n"
 		"capability checks of bpf() as a holder of CAP_BPF would.\n"
-		"The caller must be allowed to open %s (usually: be in its group).\n"
+		"With --scope NAME, with the privilege of /dev/bpf-NAME instead:\n"
+		"  trace  also perf events (kprobes, uprobes, tracepoints, perf\n"
+		"         buffers), tracepoint IDs in tracefs, kernel addresses\n"
+		"The caller must be allowed to open the node (usually: be in its\n"
+		"group).\n"
 		"\n"
 		"Exit status: CMD's, or %d if %s failed, %d if CMD could not be\n"
 		"executed, %d if CMD was not found.\n",
-		prog, NODE, EXIT_FAILED, prog, EXIT_CANNOT_RUN, EXIT_NOT_FOUND);
+		prog, EXIT_FAILED, prog, EXIT_CANNOT_RUN, EXIT_NOT_FOUND);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -87,26 +95,29 @@ static void explain_open(int err)
 	const char *name;
 
 	if (err == ENOENT) {
-		if (access(MISC_DEVICE, F_OK))
-			fail("no %s: this kernel was built without CONFIG_BPF_DEV", NODE);
-		fail("no %s, though the kernel has the device: is udev running?", NODE);
+		if (scope && access(misc_device, F_OK) && !access("/sys/class/misc/bpf", F_OK))
+			fail("no %s: this kernel has no scope '%s' (see bpf-run --help)",
+			     node, scope);
+		if (access(misc_device, F_OK))
+			fail("no %s: this kernel was built without CONFIG_BPF_DEV", node);
+		fail("no %s, though the kernel has the device: is udev running?", node);
 	}
 	if (err != EACCES && err != EPERM)
-		fail("cannot open %s: %s", NODE, strerror(err));
-	if (stat(NODE, &st))
-		fail("cannot open %s: %s", NODE, strerror(err));
+		fail("cannot open %s: %s", node, strerror(err));
+	if (stat(node, &st))
+		fail("cannot open %s: %s", node, strerror(err));
 	gr = getgrgid(st.st_gid);
 	name = gr ? gr->gr_name : "?";
 	if (!(st.st_mode & S_IRGRP) || st.st_gid == 0)
 		fail("cannot open %s (%s, mode %04o, group %s): no group may use it; "
 		     "an administrator installs a udev rule that gives it one",
-		     NODE, strerror(err), st.st_mode & 07777, name);
+		     node, strerror(err), st.st_mode & 07777, name);
 	if (member_in_db(st.st_gid))
 		fail("cannot open %s: you are in group '%s', but this session "
-		     "started before you were added: log in again", NODE, name);
+		     "started before you were added: log in again", node, name);
 	fail("cannot open %s: only members of group '%s' may use BPF through it; "
 	     "ask an administrator to add you (usermod -aG %s USER), then log in again",
-	     NODE, name, name);
+	     node, name, name);
 }
 
 /* The TracerPid: line of /proc/self/status, or 0. */
@@ -148,7 +159,7 @@ static void explain_exec_perm(int err)
 	case EINVAL:
 		fail("this kernel's %s cannot start programs with the grant "
 		     "(no BPF_DEV_IOCTL_EXEC_PERM); only programs that take it "
-		     "themselves can use it", NODE);
+		     "themselves can use it", node);
 	case EPERM:
 		if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
 			fail("no_new_privs is set (NoNewPrivileges=, setpriv "
@@ -179,14 +190,26 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (argc > 1 && !strcmp(argv[1], "--"))
+	if (argc > 2 && !strcmp(argv[1], "--scope")) {
+		scope = argv[2];
+		if (!*scope || strchr(scope, '/') || strlen(scope) > 32) {
+			fprintf(stderr, "%s: --scope: '%s' is not a scope name\n",
+				prog, scope);
+			return EXIT_FAILED;
+		}
+		snprintf(node, sizeof(node), "/dev/bpf-%s", scope);
+		snprintf(misc_device, sizeof(misc_device),
+			 "/sys/class/misc/bpf-%s", scope);
+		i += 2;
+	}
+	if (i < argc && !strcmp(argv[i], "--"))
 		i++;
 	if (i >= argc || (argv[i][0] == '-' && argv[i][1])) {
 		usage(stderr);
 		return EXIT_FAILED;
 	}
 
-	fd = open(NODE, O_RDONLY | O_CLOEXEC);
+	fd = open(node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		explain_open(errno);
 	if (ioctl(fd, BPF_DEV_IOCTL_EXEC_PERM, 0))

@@ -7,6 +7,7 @@
 #   launcher   bpf-run: unmodified programs started with the grant
 #   deploy     the deployment files under the real udev, sysusers, systemd
 #   apt_tools  Debian's own bpftool and libbpf-tools, unmodified
+#   libbpf_tools  all 61 libbpf-tools as root, through bpf-run --scope trace, through bpf-run
 #   apparmor   AppArmor profiles decide who takes the grant, and its uses
 #   stress     GET/PUT, fork and execve racing across threads and processes
 #   fuzz       the ioctl, and bpf() under the grant
@@ -18,7 +19,7 @@ echo "# kernel $(uname -r); LSMs $(cat /sys/kernel/security/lsm 2>/dev/null);" \
 for suite in "$@"; do
 	case $suite in
 	kselftest)
-		for t in dev_bpf_test exec_test ptrace_test setid_test lsm_audit_test attach_test; do
+		for t in dev_bpf_test exec_test ptrace_test setid_test lsm_audit_test attach_test trace_test; do
 			echo "devbpf: kselftest bpf_dev: $t"
 			"$t"
 		done
@@ -42,6 +43,10 @@ for suite in "$@"; do
 	apt_tools)
 		echo "devbpf: Debian's bpftool and libbpf-tools as root, alice through bpf-run, alice, bob"
 		apt_tools.sh
+		;;
+	libbpf_tools)
+		echo "devbpf: every libbpf-tool as root, as alice through bpf-run --scope trace and through bpf-run"
+		libbpf_tools.sh
 		;;
 	apparmor)
 		echo "devbpf: AppArmor profiles (apparmor_parser, aa-exec) and the grant, as root and alice"

@@ -96,6 +96,10 @@ install -m 0644 "$d/devbpf.target" "$d/devbpf.service" "$d/devbpf-install.servic
 	"$stage/etc/systemd/system/"
 chmod 0755 "$lib"/*.sh
 echo devbpf >"$stage/etc/hostname"
+# perf_event_paranoid as Debian's kernels set it (their config has
+# CONFIG_SECURITY_PERF_EVENTS_RESTRICT; the test config does not)
+install -d "$stage/etc/sysctl.d"
+echo "kernel.perf_event_paranoid = 3" >"$stage/etc/sysctl.d/60-perf-paranoid.conf"
 # A fixed machine ID: without one, every boot would be a first boot.
 echo 0d3b5f0e6c1a4e2b9f7a8c6d5e4f3a2b >"$stage/etc/machine-id"
 # The kernel runs /init of an initramfs.

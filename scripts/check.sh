@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# check.sh: every suite on the kernel built for $DEVBPF_KCONFIG, in the
-# guests that flavour uses, then one count of the TAP results of all boots:
+# check.sh [tools]: every suite on the kernel built for $DEVBPF_KCONFIG, in
+# the guests that flavour uses, then one count of the TAP results of all
+# boots (with "tools": only libbpf_tools, every tool of Debian's
+# libbpf-tools as root and as a member, on the Debian guest):
 #   test    busybox: the kselftest, libbpf, bpftool, launcher, stress and fuzz;
 #           Debian: the deployment under the real udev, sysusers, systemd,
 #           Debian's own bpftool and libbpf-tools (apt_tools), and
@@ -14,17 +16,19 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 core=kselftest,libbpf,bpftool,launcher,stress,fuzz
-case $KCONFIG_FLAVOUR in
-test) boots=("busybox $core" "debian deploy,apt_tools,apparmor") ;;
-debug) boots=("busybox $core") ;;
-distro) boots=("debian $core,deploy,apt_tools,apparmor") ;;
+case ${1:-}/$KCONFIG_FLAVOUR in
+tools/*) boots=("debian libbpf_tools") ;;
+/test) boots=("busybox $core" "debian deploy,apt_tools,apparmor") ;;
+/debug) boots=("busybox $core") ;;
+/distro) boots=("debian $core,deploy,apt_tools,apparmor") ;;
+*) die "usage: check.sh [tools]" ;;
 esac
 
 logs=()
 problems=0
 for b in "${boots[@]}"; do
 	read -r guest suites <<<"$b"
-	log=$LOGS/console-$KCONFIG_FLAVOUR-$guest-check.log
+	log=$LOGS/console-$KCONFIG_FLAVOUR-$guest-check${1:+-$1}.log
 	logs+=("$log")
 	DEVBPF_CONSOLE_LOG=$log "$REPO/scripts/boot.sh" "$guest" check "$suites" ||
 		problems=$((problems + 1))

@@ -17,6 +17,7 @@ denied() {
 		grep "profile=\"$1\"" | grep -q "capname=\"$2\""
 }
 
+
 # profile NAME RULE...: load a profile that may use every file (and run
 # programs in itself) and the RULEs, nothing else.
 profile() {
@@ -32,14 +33,16 @@ profile() {
 	apparmor_parser -r "$tmp/$name" 2>"$tmp/err"
 }
 
-echo "1..9"
+echo "1..12"
 
 [ "$(aa-enabled 2>&1)" = Yes ] && grep -qw apparmor /sys/kernel/security/lsm
 tap $? "AppArmor is enabled (aa-enabled; LSMs $(cat /sys/kernel/security/lsm))"
 
 profile devbpf-no-bpf &&
 	profile devbpf-bpf "capability bpf" &&
-	profile devbpf-bpf-admin "capability bpf" "capability sys_admin"
+	profile devbpf-bpf-admin "capability bpf" "capability sys_admin" &&
+	profile devbpf-perfmon "capability bpf" "capability perfmon" &&
+	profile devbpf-trace "capability bpf" "capability perfmon" "capability sys_admin"
 tap $? "apparmor_parser loads the test profiles"
 diag "$tmp/err"
 
@@ -78,7 +81,26 @@ as alice "aa-exec -p devbpf-bpf-admin -- bpf-run /usr/sbin/bpftool prog show"
 tap $? "devbpf-bpf-admin (bpf, sys_admin): bpftool prog show lists programs"
 diag "$tmp/err" | head -5
 
-for p in devbpf-no-bpf devbpf-bpf devbpf-bpf-admin; do
+# --- /dev/bpf-trace: its powers are capabilities to AppArmor too -----------
+# A kprobe through perf at perf_event_paranoid 3: Debian's check is
+# CAP_SYS_ADMIN's, the kprobe PMU's CAP_PERFMON's.
+funclatency="bpf-run --scope trace /usr/sbin/funclatency -d 1 vfs_read"
+# A profile of its own: AppArmor does not log a capability twice in a row.
+# Its programs load (perfmon); the perf event is refused.
+as alice "aa-exec -p devbpf-perfmon -- $funclatency"
+[ "$rc" -ne 0 ] && grep -q "Permission denied\|-EACCES\|-13" "$tmp/err"
+tap $? "devbpf-perfmon (bpf, perfmon): funclatency through bpf-run --scope trace is refused its kprobe (status $rc)"
+diag "$tmp/err" | head -5
+
+denied devbpf-perfmon sys_admin
+tap $? "devbpf-perfmon: AppArmor records the refused perf check: capname=\"sys_admin\", Debian's paranoid 3"
+
+as alice "aa-exec -p devbpf-trace -- $funclatency"
+[ "$rc" -eq 0 ] && grep -q "Tracing vfs_read" "$tmp/out"
+tap $? "devbpf-trace (bpf, perfmon, sys_admin): funclatency runs (status $rc)"
+diag "$tmp/err" | head -5
+
+for p in devbpf-no-bpf devbpf-bpf devbpf-bpf-admin devbpf-perfmon devbpf-trace; do
 	apparmor_parser -R "$tmp/$p" 2>/dev/null
 done
 dmesg | grep 'apparmor="DENIED" operation="capable"' | grep 'profile="devbpf-' | diag

@@ -20,7 +20,7 @@ listings=("prog show" "map show" "btf show" "link show" "cgroup tree")
 # second ("1 1").
 bpf_tools=(runqlat softirqs vfsstat)
 
-echo "1..$((${#listings[@]} + 2 * ${#bpf_tools[@]} + 3))"
+echo "1..$((${#listings[@]} + 2 * ${#bpf_tools[@]} + 5))"
 
 # --- bpftool: the member's listing is root's ---------------------------------
 /usr/sbin/runqlat 60 1 >/dev/null 2>&1 &
@@ -93,13 +93,24 @@ done
 kill $churn
 wait $churn 2>/dev/null
 
-# --- what stays closed ----------------------------------------------------------
+# --- perf events: /dev/bpf-trace, not /dev/bpf ----------------------------------
 # funclatency attaches a kprobe through perf_event_open(), which the grant
-# does not open: perf is governed by CAP_PERFMON and perf_event_paranoid.
+# of /dev/bpf does not open: perf is governed by CAP_PERFMON and
+# perf_event_paranoid (Debian's 3 here). The grant of /dev/bpf-trace does.
+# (libbpf_tools, make check-tools, runs every tool so.)
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 as alice "bpf-run /usr/sbin/funclatency -d 1 vfs_read"
 [ "$rc" -ne 0 ] && grep -qi "kprobe\|perf" "$tmp/err" && grep -q "Permission denied\|-EACCES\|-13" "$tmp/err"
-tap $? "funclatency (a kprobe through perf): refused to alice even through bpf-run (status $rc)"
+tap $? "funclatency (a kprobe through perf): refused to alice through bpf-run, at perf_event_paranoid $paranoid (status $rc)"
 diag "$tmp/err" | head -8
+as alice "bpf-run --scope trace /usr/sbin/funclatency -d 1 vfs_read"
+[ "$rc" -eq 0 ] && grep -q "Tracing vfs_read" "$tmp/out" && ! grep -qi "fail\|denied" "$tmp/err"
+tap $? "funclatency: runs for alice through bpf-run --scope trace (status $rc)"
+{ diag "$tmp/out"; diag "$tmp/err"; } | head -12
+as bob "bpf-run --scope trace /usr/sbin/funclatency -d 1 vfs_read"
+[ "$rc" -eq 125 ] && grep -q "group 'bpf-trace'" "$tmp/err"
+tap $? "bob: bpf-run --scope trace exits 125, naming group bpf-trace"
+diag "$tmp/err"
 
 as bob "bpf-run $bpftool prog show"
 [ "$rc" -eq 125 ] && grep -q "group 'bpf'" "$tmp/err"

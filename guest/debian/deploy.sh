@@ -15,7 +15,7 @@ rule=/usr/lib/udev/rules.d/60-bpf.rules
 state=/run/devbpf
 bpftool=/usr/lib/devbpf/bpftool
 
-echo "1..18"
+echo "1..19"
 failed=$(systemctl list-units --failed --plain --no-legend)
 [ -z "$failed" ]
 tap $? "no failed units"
@@ -34,14 +34,20 @@ done
 tap $? "dpkg -L devbpf-admin: bpf-run, its manual page, the udev rule, the sysusers.d file"
 
 # --- udev: the rule's GROUP and MODE on the node ---------------------------
-mode=$(sed -n 's/.*MODE="\([0-7]*\)".*/\1/p' "$rule")
-group=$(sed -n 's/.*GROUP="\([^"]*\)".*/\1/p' "$rule")
+# rule_field NODE FIELD: FIELD="..." of the rule for /dev/NODE
+rule_field() { sed -n "/KERNEL==\"$1\"/s/.*$2=\"\([^\"]*\)\".*/\1/p" "$rule"; }
+mode=$(rule_field bpf MODE)
+group=$(rule_field bpf GROUP)
 before=$(cat "$state/node-before")
 [ "$before" = "0400 root root" ] && grep -qx 'DEVMODE=0400' /sys/class/misc/bpf/uevent
 tap $? "before the package: /dev/bpf is the kernel's root:root 0400 (got: $before)"
 got=$(stat -c '0%a %U %G' /dev/bpf)
 [ "$got" = "$mode root $group" ]
 tap $? "postinst: udev gave /dev/bpf root:$group $mode as ${rule##*/} says (got: $got)"
+trace="$(rule_field bpf-trace MODE) root $(rule_field bpf-trace GROUP)"
+got=$(stat -c '0%a %U %G' /dev/bpf-trace)
+[ "$got" = "$trace" ] && [ "$trace" != "$mode root $group" ]
+tap $? "postinst: udev gave /dev/bpf-trace $trace, apart from /dev/bpf (got: $got)"
 info=$(udevadm info --query=all --name=/dev/bpf)
 grep -qx 'E: SUBSYSTEM=misc' <<<"$info" && grep -qx 'E: DEVNAME=/dev/bpf' <<<"$info"
 tap $? "udevadm info: /dev/bpf is a misc device udev handled"
