@@ -24,7 +24,7 @@ as() {
 }
 bpf_dev_line() { grep '^BpfDev:' "$tmp/out" | tr -d ' \t'; }
 
-echo "1..9"
+echo "1..11"
 as alice "bpf-run cat /proc/self/status"
 [ "$rc" -eq 0 ] && [ "$(bpf_dev_line)" = BpfDev:1 ]
 tap $? "alice: bpf-run cat: busybox's cat starts holding the grant"
@@ -56,6 +56,14 @@ tap $? "bob (not in group bpf): status 125, told to join group bpf"
 as alice "setpriv --nnp bpf-run true"
 [ "$rc" -eq 125 ] && grep -q "no_new_privs is set" "$tmp/err"
 tap $? "alice under no_new_privs: status 125, told that no_new_privs forbids it"
+
+as alice "bpf-run --scope nosuch true"
+[ "$rc" -eq 125 ] && grep -q "no /dev/bpf-nosuch: this kernel has no scope 'nosuch'" "$tmp/err"
+tap $? "alice: bpf-run --scope nosuch: status 125, told the kernel has no such scope"
+
+as alice "bpf-run --scope ../bpf true"
+[ "$rc" -eq 125 ] && grep -q "'../bpf' is not a scope name" "$tmp/err"
+tap $? "alice: bpf-run --scope ../bpf: status 125, not a scope name"
 
 as alice "bpf-run --help"
 [ "$rc" -eq 0 ] && grep -q "^Usage: bpf-run" "$tmp/out"
