@@ -2,7 +2,8 @@
 /*
  * bpf-run [--scope NAME] CMD [ARG...]: run CMD with the /dev/bpf grant, or
  * with the grant of /dev/bpf-NAME (--scope trace: /dev/bpf-trace, which
- * adds perf events, tracepoint IDs and kernel addresses).
+ * adds perf events, tracepoint IDs and kernel addresses; other names: the
+ * scopes an administrator defined, each a limited grant).
  *
  * Opens the node, asks with BPF_DEV_IOCTL_EXEC_PERM that the next execve()
  * give the new image the grant, and executes CMD, found in PATH as the
@@ -49,6 +50,9 @@ static void usage(FILE *out)
 		"With --scope NAME, with the privilege of /dev/bpf-NAME instead:\n"
 		"  trace  also perf events (kprobes, uprobes, tracepoints, perf\n"
 		"         buffers), tracepoint IDs in tracefs, kernel addresses\n"
+		"  others the scopes the administrator defined (bpf-scopes(8)),\n"
+		"         listed in /sys/kernel/config/bpf_dev: a grant limited\n"
+		"         to some capabilities, commands and types\n"
 		"The caller must be allowed to open the node (usually: be in its\n"
 		"group).\n"
 		"\n"
@@ -96,7 +100,7 @@ static void explain_open(int err)
 
 	if (err == ENOENT) {
 		if (scope && access(misc_device, F_OK) && !access("/sys/class/misc/bpf", F_OK))
-			fail("no %s: this kernel has no scope '%s' (see bpf-run --help)",
+			fail("no %s: no scope '%s' is defined (see bpf-run --help, bpf-scopes(8))",
 			     node, scope);
 		if (access(misc_device, F_OK))
 			fail("no %s: this kernel was built without CONFIG_BPF_DEV", node);

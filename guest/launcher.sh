@@ -58,7 +58,7 @@ as alice "setpriv --nnp bpf-run true"
 tap $? "alice under no_new_privs: status 125, told that no_new_privs forbids it"
 
 as alice "bpf-run --scope nosuch true"
-[ "$rc" -eq 125 ] && grep -q "no /dev/bpf-nosuch: this kernel has no scope 'nosuch'" "$tmp/err"
+[ "$rc" -eq 125 ] && grep -q "no /dev/bpf-nosuch: no scope 'nosuch' is defined" "$tmp/err"
 tap $? "alice: bpf-run --scope nosuch: status 125, told the kernel has no such scope"
 
 as alice "bpf-run --scope ../bpf true"

@@ -8,6 +8,7 @@
 #   deploy     the deployment files under the real udev, sysusers, systemd
 #   apt_tools  Debian's own bpftool and libbpf-tools, unmodified
 #   libbpf_tools  all 61 libbpf-tools as root, through bpf-run --scope trace, through bpf-run
+#   scopes     the package's scopes: ipacct through netacct, bpftool through inventory
 #   apparmor   AppArmor profiles decide who takes the grant, and its uses
 #   stress     GET/PUT, fork and execve racing across threads and processes
 #   fuzz       the ioctl, and bpf() under the grant
@@ -19,7 +20,7 @@ echo "# kernel $(uname -r); LSMs $(cat /sys/kernel/security/lsm 2>/dev/null);" \
 for suite in "$@"; do
 	case $suite in
 	kselftest)
-		for t in dev_bpf_test exec_test ptrace_test setid_test lsm_audit_test attach_test trace_test; do
+		for t in dev_bpf_test exec_test ptrace_test setid_test lsm_audit_test attach_test trace_test scope_test; do
 			echo "devbpf: kselftest bpf_dev: $t"
 			"$t"
 		done
@@ -47,6 +48,10 @@ for suite in "$@"; do
 	libbpf_tools)
 		echo "devbpf: every libbpf-tool as root, as alice through bpf-run --scope trace and through bpf-run"
 		libbpf_tools.sh
+		;;
+	scopes)
+		echo "devbpf: the scopes netacct (ipacct-netacct.service) and inventory (bpftool as alice)"
+		scopes.sh
 		;;
 	apparmor)
 		echo "devbpf: AppArmor profiles (apparmor_parser, aa-exec) and the grant, as root and alice"

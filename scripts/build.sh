@@ -88,6 +88,8 @@ rm "$lib/bpf-run"
 build_admin_deb "$lib" >/dev/null
 install -D -m 0644 "$REPO/deploy/ipacct.sysusers" "$stage/usr/lib/sysusers.d/ipacct.conf"
 install -D -m 0644 "$REPO/deploy/ipacct.service" "$stage/etc/systemd/system/ipacct.service"
+install -D -m 0644 "$REPO/deploy/ipacct-netacct.service" \
+	"$stage/etc/systemd/system/ipacct-netacct.service"
 # the test users, the units that install the package and run main.sh
 d=$REPO/guest/debian
 install -m 0644 "$d/test-users.sysusers" "$d/test-users.tmpfiles" "$lib/"

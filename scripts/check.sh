@@ -5,8 +5,8 @@
 # libbpf-tools as root and as a member, on the Debian guest):
 #   test    busybox: the kselftest, libbpf, bpftool, launcher, stress and fuzz;
 #           Debian: the deployment under the real udev, sysusers, systemd,
-#           Debian's own bpftool and libbpf-tools (apt_tools), and
-#           AppArmor profiles (apparmor)
+#           Debian's own bpftool and libbpf-tools (apt_tools), the
+#           package's scopes (scopes) and AppArmor profiles (apparmor)
 #   debug   busybox, the same suites (KASAN and lockdep are slow: no
 #           Debian boot)
 #   distro  Debian: every suite, on Debian's own kernel config
@@ -18,9 +18,9 @@ set -euo pipefail
 core=kselftest,libbpf,bpftool,launcher,stress,fuzz
 case ${1:-}/$KCONFIG_FLAVOUR in
 tools/*) boots=("debian libbpf_tools") ;;
-/test) boots=("busybox $core" "debian deploy,apt_tools,apparmor") ;;
+/test) boots=("busybox $core" "debian deploy,apt_tools,scopes,apparmor") ;;
 /debug) boots=("busybox $core") ;;
-/distro) boots=("debian $core,deploy,apt_tools,apparmor") ;;
+/distro) boots=("debian $core,deploy,apt_tools,scopes,apparmor") ;;
 *) die "usage: check.sh [tools]" ;;
 esac
 

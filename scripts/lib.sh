@@ -120,7 +120,8 @@ distro_config() {
 	mkdir -p "$build"
 	[ -f "$DISTRO_CONFIG" ] || die "$DISTRO_CONFIG is missing (package linux-config-6.12)"
 	xzcat "$DISTRO_CONFIG" >"$build/.config.distro"
-	"$src/scripts/config" --file "$build/.config.distro" --enable BPF_DEV \
+	"$src/scripts/config" --file "$build/.config.distro" \
+		--enable CONFIGFS_FS --enable BPF_DEV \
 		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS ""
 	if ! cmp -s "$build/.config.distro" "$build/.config.distro.prev"; then
 		cp "$build/.config.distro" "$build/.config"
@@ -182,8 +183,8 @@ build_bpf_run() {
 }
 
 # build_admin_deb OUTDIR: the administrator's package, devbpf-admin, from
-# deploy/: the udev rule, the sysusers.d file and bpf-run with its manual
-# page. Prints the package's path.
+# deploy/: the udev rule, the sysusers.d file, bpf-run, the scopes of
+# scopes.d with bpf-scopes and its unit, and the manual pages. Prints the package's path.
 ADMIN_DEB_VERSION=1.0
 build_admin_deb() {
 	local outdir=$1 pkg=devbpf-admin stage deb
@@ -191,13 +192,21 @@ build_admin_deb() {
 	deb=$outdir/${pkg}_${ADMIN_DEB_VERSION}_amd64.deb
 	rm -rf "$stage"
 	install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/man/man1" \
+		"$stage/usr/share/man/man8" \
 		"$stage/usr/share/doc/$pkg"
 	build_bpf_run "$stage/usr/bin/bpf-run"
 	install -D -m 0644 "$REPO/deploy/60-bpf.rules" "$stage/usr/lib/udev/rules.d/60-bpf.rules"
 	install -D -m 0644 "$REPO/deploy/bpf.sysusers" "$stage/usr/lib/sysusers.d/bpf.conf"
+	install -D -m 0755 "$REPO/deploy/bpf-scopes" "$stage/usr/sbin/bpf-scopes"
+	install -D -m 0644 "$REPO/deploy/bpf-scopes.service" \
+		"$stage/usr/lib/systemd/system/bpf-scopes.service"
+	install -d "$stage/etc/bpf-dev/scopes.d"
+	install -m 0644 "$REPO"/deploy/scopes/*.conf "$stage/etc/bpf-dev/scopes.d/"
+	gzip -9n <"$REPO/deploy/bpf-scopes.8" >"$stage/usr/share/man/man8/bpf-scopes.8.gz"
 	gzip -9n <"$REPO/deploy/bpf-run.1" >"$stage/usr/share/man/man1/bpf-run.1.gz"
 	install -m 0644 "$REPO/deploy/debian/copyright" "$stage/usr/share/doc/$pkg/copyright"
 	install -m 0755 "$REPO/deploy/debian/postinst" "$REPO/deploy/debian/postrm" "$stage/DEBIAN/"
+	install -m 0644 "$REPO/deploy/debian/conffiles" "$stage/DEBIAN/"
 	sed -e "s/@VERSION@/$ADMIN_DEB_VERSION/" \
 		-e "s/@SIZE@/$(du -ks --exclude=DEBIAN "$stage" | cut -f1)/" \
 		-e "s/@MAINTAINER@/$(git -C "$REPO" log -1 --format='%an <%ae>')/" \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench [IDENTITY...]: the same bpf() loops under four identities (or the
- * ones named), in one boot.
+ * ones named, among them scope), in one boot.
  *
  *   root     uid 0, full capabilities
  *   caps     uid 1000 with CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN as
@@ -9,6 +9,10 @@
  *   grant    uid 1000 in group bpf, holding the /dev/bpf grant
  *   token    uid 1000 as root of its own user namespace, passing a BPF
  *            token made from a bpffs that root delegated to it
+ *   scope    uid 1000 in group bpf, holding the grant of a scope that
+ *            allows everything (/dev/bpf-bench): the scope's checks run
+ *            on every call and pass, so the difference to grant is what
+ *            they cost
  *
  * Loops: BPF_MAP_CREATE + close of an LRU hash and of a one-entry array;
  * BPF_PROG_LOAD + close of a two-instruction socket filter;
@@ -43,6 +47,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -69,6 +74,9 @@ static const int loop_idle[NLOOPS] = {
 };
 
 static int token_fd = -1, bpffs_fd = -1, node_fd = -1;
+/* The node the grant is taken through */
+static const char *node_path = "/dev/bpf";
+#define SCOPE_DIR	"/sys/kernel/config/bpf_dev/bench"
 
 static int sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -121,7 +129,7 @@ static int prog_load(void)
 
 static int acquire_grant(void)
 {
-	int fd = open("/dev/bpf", O_RDONLY | O_CLOEXEC);
+	int fd = open(node_path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0 || ioctl(fd, BPF_DEV_IOCTL_GET_PERM, 0))
 		return -1;
@@ -358,8 +366,38 @@ static int token_parent(int sock)
 	return 0;
 }
 
-#define NIDS	4
-static const char *const all_ids[NIDS] = { "root", "caps", "grant", "token" };
+#define NIDS	5
+static const char *const all_ids[NIDS] = {
+	"root", "caps", "grant", "token", "scope",
+};
+
+/*
+ * Root makes the scope "bench", which lets everything through, and gives
+ * its node to group GID_BPF.
+ */
+static int make_scope(void)
+{
+	static const char *const attrs[][2] = {
+		{ "caps", "bpf:perfmon:net_admin:sys_admin" },
+		{ "cmds", "any" }, { "maps", "any" }, { "progs", "any" },
+		{ "attachs", "any" }, { "cgroups", "any" }, { "objects", "write" },
+	};
+	char path[128];
+	unsigned int i;
+
+	if (access("/sys/kernel/config/bpf_dev", F_OK) &&
+	    mount("configfs", "/sys/kernel/config", "configfs", 0, NULL))
+		return -1;
+	if (mkdir(SCOPE_DIR, 0755) && errno != EEXIST)
+		return -1;
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		snprintf(path, sizeof(path), SCOPE_DIR "/%s", attrs[i][0]);
+		if (write_str(path, attrs[i][1]))
+			return -1;
+	}
+	return chown("/dev/bpf-bench", 0, GID_BPF) ||
+	       chmod("/dev/bpf-bench", 0440) ? -1 : 0;
+}
 
 struct worker {
 	pid_t pid;
@@ -376,9 +414,11 @@ static void worker_main(const char *who, int cmd, int res, int sock)
 
 	if (!strcmp(who, "caps")) {
 		err = ident_caps();
-	} else if (!strcmp(who, "grant")) {
+	} else if (!strcmp(who, "grant") || !strcmp(who, "scope")) {
+		if (!strcmp(who, "scope"))
+			node_path = "/dev/bpf-bench";
 		err = become_user(1) || acquire_grant();
-		node_fd = open("/dev/bpf", O_RDONLY | O_CLOEXEC);
+		node_fd = open(node_path, O_RDONLY | O_CLOEXEC);
 		err = err || node_fd < 0;
 		acquire = acquire_grant;
 	} else if (!strcmp(who, "token")) {
@@ -482,7 +522,8 @@ int main(int argc, char **argv)
 	const char *const *ids = all_ids;
 	struct worker w[NIDS];
 	long long t[NIDS][REPEATS];
-	int loop, r, k, i, nids = NIDS, stop = -1, has_grant = 0;
+	/* scope only when named: making it turns its checks on for all */
+	int loop, r, k, i, nids = NIDS - 1, stop = -1, has_grant = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1) {
@@ -492,15 +533,18 @@ int main(int argc, char **argv)
 			for (k = 0; k < NIDS && strcmp(ids[i], all_ids[k]); k++)
 				;
 		if (nids > NIDS || k == NIDS) {
-			fprintf(stderr, "usage: bench [root|caps|grant|token]...\n");
+			fprintf(stderr, "usage: bench [root|caps|grant|token|scope]...\n");
 			return 2;
 		}
 	}
 	for (i = 0; i < nids; i++)
+		if (!strcmp(ids[i], "scope") && make_scope())
+			printf("BENCH scope setup NA %s\n", strerror(errno));
+	for (i = 0; i < nids; i++)
 		if (start_worker(&w[i], ids[i]))
 			return 1;
 	for (i = 0; i < nids; i++)
-		has_grant |= !strcmp(ids[i], "grant");
+		has_grant |= !strcmp(ids[i], "grant") || !strcmp(ids[i], "scope");
 	for (loop = 0; loop < NLOOPS; loop++) {
 		/* only the grant has a get_put loop: the others need no idlers */
 		if (has_grant && idle_processes(loop_idle[loop]))

@@ -6,4 +6,6 @@ echo "FOOTPRINT task_struct $(cat /sys/kernel/slab/task_struct/object_size)"
 # root, before any task of this boot has asked for the grant
 bench root | sed 's/^BENCH /UNUSED /'
 [ "$1" = base ] && exit 0
+# the four identities while no scope exists, then with one
 bench
+bench root grant scope | sed 's/^BENCH /SCOPED /'

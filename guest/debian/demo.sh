@@ -1,7 +1,7 @@
 #!/bin/bash
 # The demo, on the Debian guest: alice (in group bpf) takes and gives back
 # the grant; bob cannot; ipacct.service runs as deployed, and without its
-# SupplementaryGroups=.
+# SupplementaryGroups=; then through the netacct scope, and outside it.
 # shellcheck source=systemd.sh
 . /usr/lib/devbpf/systemd.sh
 
@@ -22,4 +22,23 @@ echo "devbpf: the same service with a drop-in that empties SupplementaryGroups="
 without_groups ipacct.service
 start_unit ipacct.service 'ipacct: \(egress\|run the service\)'
 with_groups ipacct.service
+
+echo
+echo "devbpf: the same service through the netacct scope (/dev/bpf-netacct,"
+echo "devbpf: SupplementaryGroups=bpf-netacct): a grant limited to cgroup_skb"
+echo "devbpf: programs, array and hash maps, its own cgroup, bpf and net_admin"
+cat /etc/bpf-dev/scopes.d/netacct.conf
+start_unit ipacct-netacct.service 'ipacct: \(egress\|run the service\)'
+echo
+echo "devbpf: and trying three things outside the scope: a kprobe program, the"
+echo "devbpf: root cgroup, root's map by ID"
+bpftool map create /sys/fs/bpf/devbpf_demo type array key 4 value 4 entries 1 name devbpf_root
+id=$(bpftool map show pinned /sys/fs/bpf/devbpf_demo | sed -n 's/^\([0-9]*\):.*/\1/p')
+mkdir -p /run/systemd/system/ipacct-netacct.service.d
+printf '[Service]\nExecStart=\nExecStart=/usr/lib/devbpf/ipacct --scope netacct --outside %s\n' \
+	"$id" >/run/systemd/system/ipacct-netacct.service.d/outside.conf
+systemctl daemon-reload
+start_unit ipacct-netacct.service 'ipacct: \(outside the scope: BPF_MAP_GET\|cannot\)'
+rm -r /run/systemd/system/ipacct-netacct.service.d /sys/fs/bpf/devbpf_demo
+systemctl daemon-reload
 exit 0

@@ -2,11 +2,17 @@
 /*
  * ipacct: what systemd's IPAccounting= does, as an unprivileged service.
  *
- * Takes the BPF grant through /dev/bpf (libbpf_get_bpf_permission()),
+ * Takes the BPF grant through /dev/bpf (libbpf_get_bpf_permission()), or
+ * with --scope NAME the grant of scope NAME through /dev/bpf-NAME,
  * loads a cgroup_skb program for each direction that adds the size of
  * every packet to a map, attaches both to the cgroup it runs in, gives
  * the grant back, sends UDP datagrams over loopback and prints what the
  * programs counted. Exits 0 when the counts are exactly what was sent.
+ *
+ * With --outside MAP_ID after --scope, it tries instead three things that
+ * the netacct scope leaves out, and exits 0 when each is refused: loading
+ * a kprobe program, attaching to the root cgroup, and opening map MAP_ID
+ * (root's) by ID.
  */
 #include <arpa/inet.h>
 #include <bpf/bpf.h>
@@ -124,31 +130,80 @@ out:
 	return ret;
 }
 
-int main(void)
+/* Tries what the scope leaves out; 0 if each was refused with EPERM. */
+static int try_outside(__u32 map_id)
+{
+	static const struct bpf_insn ret1[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 1),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	int fd, root, refused = 0;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "ipacct_kprobe", "GPL", ret1,
+			   2, NULL);
+	refused += fd < 0 && errno == EPERM;
+	printf("ipacct: outside the scope: BPF_PROG_LOAD of a kprobe program: %s\n",
+	       fd < 0 ? strerror(errno) : "loaded");
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_CGROUP_SKB, "ipacct_root", "GPL", ret1,
+			   2, NULL);
+	root = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || root < 0) {
+		printf("ipacct: cannot try the root cgroup: %s\n",
+		       strerror(errno));
+		return 1;
+	}
+	if (bpf_prog_attach(fd, root, BPF_CGROUP_INET_INGRESS, 0) == 0) {
+		printf("ipacct: outside the scope: BPF_PROG_ATTACH to /sys/fs/cgroup: attached\n");
+		bpf_prog_detach2(fd, root, BPF_CGROUP_INET_INGRESS);
+	} else {
+		refused += errno == EPERM;
+		printf("ipacct: outside the scope: BPF_PROG_ATTACH to /sys/fs/cgroup: %s\n",
+		       strerror(errno));
+	}
+
+	fd = bpf_map_get_fd_by_id(map_id);
+	refused += fd < 0 && errno == EPERM;
+	printf("ipacct: outside the scope: BPF_MAP_GET_FD_BY_ID of root's map %u: %s\n",
+	       map_id, fd < 0 ? strerror(errno) : "opened");
+	return refused == 3 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
 {
 	static const char *const dir[] = { "ingress", "egress" };
 	const enum bpf_attach_type type[] = {
 		BPF_CGROUP_INET_INGRESS, BPF_CGROUP_INET_EGRESS,
 	};
 	const __u64 want = (__u64)DATAGRAMS * (PAYLOAD + IP_UDP_HDRS);
+	LIBBPF_OPTS(libbpf_bpf_permission_opts, opts);
 	int map_fd, cg_fd, prog_fd[2], bad = 0, err;
-	char cgroup[300];
+	char cgroup[300], node[64] = LIBBPF_DEV_BPF;
+	const char *scope = NULL;
 	struct stat st;
 	__u32 key;
 
+	if (argc >= 3 && !strcmp(argv[1], "--scope")) {
+		scope = argv[2];
+		snprintf(node, sizeof(node), "/dev/bpf-%s", scope);
+		opts.node = node;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	libbpf_set_print(NULL);
 	print_credentials();
-	err = libbpf_get_bpf_permission();
+	err = libbpf_get_bpf_permission_opts(&opts);
 	if (err) {
-		printf("ipacct: cannot use BPF: %s %s (%s)\n", LIBBPF_DEV_BPF,
+		printf("ipacct: cannot use BPF: %s %s (%s)\n", node,
 		       err == -EACCES ? "is not readable by this user" :
 		       "gave no grant", strerror(-err));
-		printf("ipacct: run the service with SupplementaryGroups=bpf\n");
+		printf("ipacct: run the service with SupplementaryGroups=%s\n",
+		       node + strlen("/dev/"));
 		return 1;
 	}
 	printf("ipacct: uid %u took the BPF grant through %s\n", getuid(),
-	       LIBBPF_DEV_BPF);
+	       node);
+	if (scope && argc == 5 && !strcmp(argv[3], "--outside"))
+		return try_outside(strtoul(argv[4], NULL, 0));
 	/* CAP_SYS_ADMIN's: the grant passes it only if the bounding set does */
 	err = bpf_map_get_next_id(0, &key) && errno != ENOENT ? -errno : 0;
 	printf("ipacct: the grant lists the system's BPF maps: %s\n",

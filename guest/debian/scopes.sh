@@ -1,0 +1,128 @@
+#!/bin/bash
+# The two scopes devbpf-admin ships, under the real systemd and udev:
+# bpf-scopes.service defines them from /etc/bpf-dev/scopes.d when the
+# package is installed, and udev gives their nodes to their groups.
+# ipacct-netacct.service counts its own traffic through netacct, and the
+# same service is refused what the scope leaves out. Debian's unmodified
+# bpftool, through bpf-run --scope inventory, lists what root lists and
+# writes nothing. A bad scope file is reported by its line and changes
+# nothing. Run as root in devbpf.service. Prints TAP.
+# shellcheck source=tap.sh
+. /usr/lib/devbpf/tap.sh
+# shellcheck source=systemd.sh
+. /usr/lib/devbpf/systemd.sh
+
+bpftool=/usr/sbin/bpftool
+config=/sys/kernel/config/bpf_dev
+pin=/sys/fs/bpf/devbpf_scopes
+dropin=/run/systemd/system/ipacct-netacct.service.d
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp" "$dropin" "$pin"; systemctl daemon-reload' EXIT
+
+listings=("prog show" "map show" "btf show" "link show")
+echo "1..$((${#listings[@]} + 15))"
+
+# --- the scopes as the package defines them ---------------------------------
+systemctl is-active -q bpf-scopes.service && [ -d "$config/netacct" ] &&
+	[ -d "$config/inventory" ]
+tap $? "bpf-scopes.service defined netacct and inventory from /etc/bpf-dev/scopes.d"
+got="$(stat -c '0%a %G' /dev/bpf-netacct) $(stat -c '0%a %G' /dev/bpf-inventory)"
+[ "$got" = "0440 bpf-netacct 0440 bpf-inventory" ]
+tap $? "udev gave /dev/bpf-netacct and /dev/bpf-inventory to their groups (got: $got)"
+got="$(cat "$config/netacct/caps") $(cat "$config/netacct/progs") $(cat "$config/netacct/cgroups")"
+[ "$got" = "bpf:net_admin cgroup_skb writable" ]
+tap $? "configfs shows netacct as its file says (got: $got)"
+
+# --- netacct: ipacct counts its traffic, and nothing more ----------------------
+out=$(start_unit ipacct-netacct.service 'ipacct: \(egress\|run the service\)')
+status=$?
+diag <<<"$out"
+[ $status -eq 0 ] && grep -q "took the BPF grant through /dev/bpf-netacct" <<<"$out" &&
+	grep -q "^ipacct: egress .* packets" <<<"$out"
+tap $? "ipacct-netacct.service counts its own traffic through the netacct scope"
+grep -q '^ipacct: the grant lists the system.s BPF maps: Operation not permitted$' <<<"$out"
+tap $? "ipacct-netacct.service: the scope lists no one else's maps (BPF_MAP_GET_NEXT_ID)"
+
+"$bpftool" map create "$pin" type array key 4 value 4 entries 1 name devbpf_root
+id=$("$bpftool" map show pinned "$pin" | sed -n 's/^\([0-9]*\):.*/\1/p')
+mkdir -p "$dropin"
+printf '[Service]\nExecStart=\nExecStart=/usr/lib/devbpf/ipacct --scope netacct --outside %s\n' \
+	"$id" >"$dropin/outside.conf"
+systemctl daemon-reload
+out=$(start_unit ipacct-netacct.service 'ipacct: \(outside the scope: BPF_MAP_GET\|cannot\)')
+status=$?
+diag <<<"$out"
+grep -q "outside the scope: BPF_PROG_LOAD of a kprobe program: Operation not permitted" <<<"$out"
+tap $? "ipacct-netacct.service: a kprobe program is refused"
+grep -q "outside the scope: BPF_PROG_ATTACH to /sys/fs/cgroup: Operation not permitted" <<<"$out"
+tap $? "ipacct-netacct.service: attaching to the root cgroup is refused"
+grep -q "outside the scope: BPF_MAP_GET_FD_BY_ID of root's map $id: Operation not permitted" <<<"$out"
+tap $? "ipacct-netacct.service: opening root's map $id by ID is refused"
+[ $status -eq 0 ]
+tap $? "ipacct-netacct.service --outside: each of the three refused with EPERM"
+rm -rf "$dropin"
+systemctl daemon-reload
+
+# --- inventory: Debian's bpftool lists what root lists ------------------------
+"$bpftool" map update pinned "$pin" key 0 0 0 0 value 7 0 0 0
+# root's runqlat holds tp_btf links, so that link show lists some.
+/usr/sbin/runqlat 60 1 >/dev/null 2>&1 &
+runqlat=$!
+for _ in $(seq 100); do
+	[ -n "$("$bpftool" link show)" ] && break
+	sleep 0.1
+done
+# Objects come and go while the guest runs, so a listing counts as equal
+# when it matches root's taken just before and just after it; three tries.
+for args in "${listings[@]}"; do
+	read -ra argv <<<"$args"
+	ok=1
+	for _ in 1 2 3; do
+		"$bpftool" "${argv[@]}" >"$tmp/root1" 2>&1
+		as alice "bpf-run --scope inventory $bpftool $args"
+		cp "$tmp/out" "$tmp/alice"
+		"$bpftool" "${argv[@]}" >"$tmp/root2" 2>&1
+		if [ "$rc" -eq 0 ] && [ -s "$tmp/root1" ] && cmp -s "$tmp/root1" "$tmp/root2" &&
+			cmp -s "$tmp/root1" "$tmp/alice"; then
+			ok=0
+			break
+		fi
+	done
+	[ $ok -eq 0 ] || { diff "$tmp/root1" "$tmp/alice" | diag; diag "$tmp/err"; }
+	tap $ok "bpftool $args: alice through bpf-run --scope inventory prints what root does ($(wc -l <"$tmp/root1") lines)"
+done
+kill $runqlat
+wait $runqlat 2>/dev/null
+"$bpftool" map dump id "$id" >"$tmp/root1" 2>&1
+as alice "bpf-run --scope inventory $bpftool map dump id $id"
+[ "$rc" -eq 0 ] && cmp -s "$tmp/root1" "$tmp/out"
+tap $? "bpftool map dump id $id: alice through --scope inventory reads root's map"
+as alice "bpf-run --scope inventory $bpftool map update id $id key 0 0 0 0 value 9 0 0 0"
+diag "$tmp/err"
+[ "$rc" -ne 0 ] && "$bpftool" map lookup id "$id" key 0 0 0 0 | grep -q "value: 07 00 00 00"
+tap $? "bpftool map update id $id: refused through --scope inventory, the value stays 7"
+# runqlat loads and attaches programs, which root's grant does (apt_tools)
+as alice "bpf-run --scope inventory /usr/sbin/runqlat 1 1"
+diag "$tmp/err"
+[ "$rc" -ne 0 ] && grep -q "Operation not permitted" "$tmp/err"
+tap $? "runqlat: refused through --scope inventory, which loads nothing (status $rc)"
+as bob "bpf-run --scope inventory $bpftool prog show"
+diag "$tmp/err"
+[ "$rc" -ne 0 ] && grep -q "bpf-inventory" "$tmp/err"
+tap $? "bob, outside group bpf-inventory: bpf-run --scope inventory names the node it cannot open"
+
+# --- bad configuration --------------------------------------------------------
+mkdir "$tmp/scopes.d"
+printf '# a typo on line 3\ncaps = bpf\nprogs = cgroup_skbb\n' >"$tmp/scopes.d/broken.conf"
+sed 's/^caps = .*/caps = bpf:no_such_cap/' /etc/bpf-dev/scopes.d/netacct.conf \
+	>"$tmp/scopes.d/netacct.conf"
+BPF_SCOPES_DIR=$tmp/scopes.d bpf-scopes 2>"$tmp/err"
+status=$?
+diag "$tmp/err"
+[ $status -eq 1 ] && grep -q "broken.conf:3: the kernel refuses progs = cgroup_skbb" "$tmp/err" &&
+	[ ! -e "$config/broken" ] && [ ! -e /dev/bpf-broken ]
+tap $? "bpf-scopes: a bad line is named by file and line, and its scope is not made"
+line=$(grep -n '^caps' /etc/bpf-dev/scopes.d/netacct.conf | cut -d: -f1)
+grep -q "netacct.conf:$line: the kernel refuses caps = bpf:no_such_cap" "$tmp/err" &&
+	[ "$(cat "$config/netacct/caps")" = "bpf:net_admin" ]
+tap $? "bpf-scopes: a bad line leaves the existing netacct scope as it was"
