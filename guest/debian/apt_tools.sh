@@ -6,6 +6,8 @@
 # devbpf-admin is installed. Prints TAP.
 # shellcheck source=tap.sh
 . /usr/lib/devbpf/tap.sh
+# shellcheck source=listings.sh
+. /usr/lib/devbpf/listings.sh
 
 bpftool=/usr/sbin/bpftool
 tmp=$(mktemp -d)
@@ -23,34 +25,11 @@ bpf_tools=(runqlat softirqs vfsstat)
 echo "1..$((${#listings[@]} + 2 * ${#bpf_tools[@]} + 5))"
 
 # --- bpftool: the member's listing is root's ---------------------------------
-/usr/sbin/runqlat 60 1 >/dev/null 2>&1 &
-runqlat=$!
-for _ in $(seq 100); do
-	[ -n "$("$bpftool" link show)" ] && break
-	sleep 0.1
-done
-# Objects come and go while the guest runs (systemd loads programs for the
-# units it starts), so a listing counts as equal when it matches root's
-# taken just before and just after it; three tries.
+root_links_start
 for args in "${listings[@]}"; do
-	read -ra argv <<<"$args"
-	ok=1
-	for _ in 1 2 3; do
-		"$bpftool" "${argv[@]}" >"$tmp/root1" 2>&1
-		as alice "bpf-run $bpftool $args"
-		cp "$tmp/out" "$tmp/alice"
-		"$bpftool" "${argv[@]}" >"$tmp/root2" 2>&1
-		if [ "$rc" -eq 0 ] && [ -s "$tmp/root1" ] && cmp -s "$tmp/root1" "$tmp/root2" &&
-			cmp -s "$tmp/root1" "$tmp/alice"; then
-			ok=0
-			break
-		fi
-	done
-	[ $ok -eq 0 ] || { diff "$tmp/root1" "$tmp/alice" | diag; diag "$tmp/err"; }
-	tap $ok "bpftool $args: alice through bpf-run prints what root does ($(wc -l <"$tmp/root1") lines)"
+	listing_matches bpf-run "$args"
 done
-kill $runqlat
-wait $runqlat 2>/dev/null
+root_links_stop
 
 as alice "$bpftool prog show"
 [ "$rc" -ne 0 ] && grep -q "Operation not permitted" "$tmp/err"

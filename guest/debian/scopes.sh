@@ -11,6 +11,8 @@
 . /usr/lib/devbpf/tap.sh
 # shellcheck source=systemd.sh
 . /usr/lib/devbpf/systemd.sh
+# shellcheck source=listings.sh
+. /usr/lib/devbpf/listings.sh
 
 bpftool=/usr/sbin/bpftool
 config=/sys/kernel/config/bpf_dev
@@ -65,34 +67,11 @@ systemctl daemon-reload
 
 # --- inventory: Debian's bpftool lists what root lists ------------------------
 "$bpftool" map update pinned "$pin" key 0 0 0 0 value 7 0 0 0
-# root's runqlat holds tp_btf links, so that link show lists some.
-/usr/sbin/runqlat 60 1 >/dev/null 2>&1 &
-runqlat=$!
-for _ in $(seq 100); do
-	[ -n "$("$bpftool" link show)" ] && break
-	sleep 0.1
-done
-# Objects come and go while the guest runs, so a listing counts as equal
-# when it matches root's taken just before and just after it; three tries.
+root_links_start
 for args in "${listings[@]}"; do
-	read -ra argv <<<"$args"
-	ok=1
-	for _ in 1 2 3; do
-		"$bpftool" "${argv[@]}" >"$tmp/root1" 2>&1
-		as alice "bpf-run --scope inventory $bpftool $args"
-		cp "$tmp/out" "$tmp/alice"
-		"$bpftool" "${argv[@]}" >"$tmp/root2" 2>&1
-		if [ "$rc" -eq 0 ] && [ -s "$tmp/root1" ] && cmp -s "$tmp/root1" "$tmp/root2" &&
-			cmp -s "$tmp/root1" "$tmp/alice"; then
-			ok=0
-			break
-		fi
-	done
-	[ $ok -eq 0 ] || { diff "$tmp/root1" "$tmp/alice" | diag; diag "$tmp/err"; }
-	tap $ok "bpftool $args: alice through bpf-run --scope inventory prints what root does ($(wc -l <"$tmp/root1") lines)"
+	listing_matches "bpf-run --scope inventory" "$args"
 done
-kill $runqlat
-wait $runqlat 2>/dev/null
+root_links_stop
 "$bpftool" map dump id "$id" >"$tmp/root1" 2>&1
 as alice "bpf-run --scope inventory $bpftool map dump id $id"
 [ "$rc" -eq 0 ] && cmp -s "$tmp/root1" "$tmp/out"
