@@ -53,7 +53,7 @@ growth=$(printf '%s\n' "$bloat" | sed -n 's/^add\/remove:.*(\(-\?[0-9]*\))$/\1/p
 	echo "capabilities (caps); uid 1000 in group bpf holding the /dev/bpf grant"
 	echo "(grant); uid 1000 as root of its own user namespace passing a BPF token"
 	echo "from a bpffs that root delegated to it (token). No scope exists yet in"
-	echo "the boot: their checks are a jump not taken."
+	echo "the boot: their checks are a jump over them."
 	echo
 	awk '
 	$1 == "BENCH" && $3 != "setup" { v[$2, $3] = $4; why[$2, $3] = $0
