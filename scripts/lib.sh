@@ -184,7 +184,8 @@ build_bpf_run() {
 
 # build_admin_deb OUTDIR: the administrator's package, devbpf-admin, from
 # deploy/: the udev rule, the sysusers.d file, bpf-run, the scopes of
-# scopes.d with bpf-scopes and its unit, and the manual pages. Prints the package's path.
+# scopes.d with bpf-scopes and its unit, and the manual pages. Prints the
+# package's path.
 ADMIN_DEB_VERSION=1.0
 build_admin_deb() {
 	local outdir=$1 pkg=devbpf-admin stage deb

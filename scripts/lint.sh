@@ -18,7 +18,9 @@ for patch in $(series_patches); do
 done
 [ $bad -eq 0 ] && msg "checkpatch --strict: $(series_patches | wc -l) patches clean"
 
-scripts=("$REPO"/scripts/*.sh "$REPO"/.ci/run "${GUEST_SCRIPTS[@]}" "$REPO"/guest/busybox/init)
+# with the package's: bpf-scopes, and the maintainer scripts
+scripts=("$REPO"/scripts/*.sh "$REPO"/.ci/run "${GUEST_SCRIPTS[@]}" "$REPO"/guest/busybox/init
+	"$REPO"/deploy/bpf-scopes "$REPO"/deploy/debian/postinst "$REPO"/deploy/debian/postrm)
 if (cd "$REPO" && shellcheck -x "${scripts[@]}"); then
 	msg "shellcheck: ${#scripts[@]} scripts clean"
 else
