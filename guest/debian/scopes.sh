@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$dropin" "$pin"; systemctl daemon-reload' EXIT
 
 listings=("prog show" "map show" "btf show" "link show")
-echo "1..$((${#listings[@]} + 15))"
+echo "1..$((${#listings[@]} + 20))"
 
 # --- the scopes as the package defines them ---------------------------------
 systemctl is-active -q bpf-scopes.service && [ -d "$config/netacct" ] &&
@@ -85,6 +85,54 @@ as alice "bpf-run --scope inventory /usr/sbin/runqlat 1 1"
 diag "$tmp/err"
 [ "$rc" -ne 0 ] && grep -q "Operation not permitted" "$tmp/err"
 tap $? "runqlat: refused through --scope inventory, which loads nothing (status $rc)"
+
+# --- inventory, with the commands that change and run objects -----------------
+# Even a scope that has them changes and runs only what it made itself:
+# root's runqlat link and systemd's programs stay as they are.
+mkdir "$tmp/wide.d"
+{
+	grep -v '^\(cmds\|cgroups\|attachs\) =' /etc/bpf-dev/scopes.d/inventory.conf
+	echo "cmds = $(cat "$config/inventory/cmds"):link_detach:prog_test_run:prog_detach"
+	echo "attachs = any"
+	echo "cgroups = any"
+} >"$tmp/wide.d/inventory.conf"
+BPF_SCOPES_DIR=$tmp/wide.d bpf-scopes 2>&1 | diag
+grep -q 'link_detach' "$config/inventory/cmds" &&
+	[ "$(cat "$config/inventory/cgroups")" = any ]
+tap $? "inventory, widened for this test: link_detach, prog_test_run, prog_detach, any attach type and cgroup"
+root_links_start
+link=$("$bpftool" link show | sed -n 's/^\([0-9]*\): .*/\1/p' | head -n 1)
+as alice "bpf-run --scope inventory $bpftool link detach id $link"
+diag "$tmp/err"
+[ "$rc" -ne 0 ] && grep -q "Operation not permitted" "$tmp/err" &&
+	"$bpftool" link show id "$link" >/dev/null 2>&1
+tap $? "bpftool link detach id $link: refused through --scope inventory; root's link stays"
+prog=$("$bpftool" link show id "$link" | sed -n 's/.* prog \([0-9]*\).*/\1/p')
+head -c 64 /dev/zero >"$tmp/pkt"
+chmod a+rx "$tmp"
+as alice "bpf-run --scope inventory $bpftool prog run id $prog data_in $tmp/pkt repeat 100"
+diag "$tmp/err"
+[ "$rc" -ne 0 ] && grep -q "Operation not permitted" "$tmp/err"
+tap $? "bpftool prog run id $prog (root's): refused through --scope inventory"
+root_links_stop
+# a program that systemd attached to a unit's cgroup
+"$bpftool" cgroup tree >"$tmp/tree" 2>&1
+read -r cgroup type prog < <(awk '/^\// { path = $1 }
+	$1 ~ /^[0-9]+$/ && path { print path, $2, $1; exit }' "$tmp/tree")
+if [ -n "$prog" ]; then
+	as alice "bpf-run --scope inventory $bpftool cgroup detach $cgroup $type id $prog"
+	diag "$tmp/err"
+	# bpftool names no errno here: the program must still be there
+	[ "$rc" -ne 0 ] && "$bpftool" cgroup show "$cgroup" | grep -q "^$prog "
+	tap $? "bpftool cgroup detach $cgroup $type id $prog: systemd's program stays"
+else
+	diag "$tmp/tree"
+	tap 1 "a program that systemd attached to a cgroup, to try to detach"
+fi
+bpf-scopes 2>&1 | diag
+[ "$(cat "$config/inventory/cgroups")" = writable ]
+tap $? "inventory restored from /etc/bpf-dev/scopes.d"
+
 as bob "bpf-run --scope inventory $bpftool prog show"
 diag "$tmp/err"
 [ "$rc" -ne 0 ] && grep -q "bpf-inventory" "$tmp/err"
