@@ -19,6 +19,7 @@ check-debug: tree rootfs
 
 ## check-distro: every suite on Debian's own kernel config (slow to build)
 check-distro: tree rootfs
+	$(S)/setup.sh deb
 	DEVBPF_KCONFIG=distro $(S)/build.sh
 	DEVBPF_KCONFIG=distro $(S)/check.sh
 
@@ -26,6 +27,7 @@ check-distro: tree rootfs
 ## the grant and without it, the grant matching root test for test; and
 ## the tree's ptrace/proc/exec... kselftests, patched against unpatched
 check-upstream: build
+	$(S)/setup.sh upstream
 	$(S)/upstream.sh
 
 ## check-tools: every tool of Debian's libbpf-tools as root, and as a member
@@ -35,6 +37,7 @@ check-tools: build
 
 ## check-bisect: build after each patch of the series in turn (slow)
 check-bisect: build
+	$(S)/setup.sh upstream
 	$(S)/bisect.sh
 
 ## run: the demo on the Debian guest
@@ -50,7 +53,8 @@ bench: build
 	$(S)/bench.sh
 
 ## build: kernel, guest programs and both guests' initramfs, incrementally
-build: tree rootfs
+## (the Debian root file system is made beside the kernel, if it must be)
+build: tree
 	$(S)/build.sh
 
 ## rootfs: the Debian 12 root file system of the Debian guest (mmdebstrap)
@@ -61,16 +65,19 @@ rootfs: setup
 tree: setup
 	$(S)/tree.sh
 
-## setup: install the Debian packages the harness needs
+## setup: install the Debian packages that build and check need (the other
+## targets install what they need beyond them)
 setup:
 	$(S)/setup.sh
 
 ## lint: checkpatch --strict, shellcheck, git am, the UAPI header alone
 lint: tree
+	$(S)/setup.sh lint
 	$(S)/lint.sh
 
 ## deb: Debian packages via bindeb-pkg; DEB_CONFIG=debian (default, hours) or test
 deb: $(if $(filter test,$(DEB_CONFIG)),build,tree)
+	$(S)/setup.sh deb
 	$(S)/deb.sh
 
 ## export: write the work tree's commits back to patches/

@@ -2,10 +2,17 @@
 # Configures and builds the kernel in $BUILD (incrementally: the config is
 # only rewritten when it changes), builds the guest programs statically
 # and packs the two guests' initramfs archives: busybox, and Debian.
+# What does not need the kernel is done while it builds, beside it: the
+# Debian root file system (rootfs.sh), if it must be made, and the guest
+# programs, which need the kernel's headers only.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$TREE/.git" ] || die "no work tree at $TREE (run: make tree)"
+
+# mmdebstrap waits on the network and dpkg more than on the CPUs
+"$REPO/scripts/rootfs.sh" &
+rootfs_pid=$!
 
 msg "configuring ($KCONFIG_FLAVOUR) in $BUILD"
 if [ "$KCONFIG_FLAVOUR" = distro ]; then
@@ -16,13 +23,18 @@ else
 	run_logged "kconfig-$KCONFIG_FLAVOUR" kconfig_merge "$TREE" "$BUILD" "${fragments[@]}"
 fi
 
+# The headers first: the guest programs need them, and two makes must not
+# share a build directory.
+run_logged "headers-$KCONFIG_FLAVOUR" kmake "$TREE" "$BUILD" headers_install
 msg "building bzImage (log: $LOGS/kernel-$KCONFIG_FLAVOUR.log)"
 start=$SECONDS
-run_logged "kernel-$KCONFIG_FLAVOUR" kmake "$TREE" "$BUILD" bzImage
-msg "kernel built in $((SECONDS - start)) s"
-run_logged "headers-$KCONFIG_FLAVOUR" kmake "$TREE" "$BUILD" headers_install
+run_logged "kernel-$KCONFIG_FLAVOUR" kmake "$TREE" "$BUILD" bzImage &
+kernel_pid=$!
 
 # --- guest programs: built in $GUEST/bin, packed from $GUEST/root --------
+# At a lower priority, in the kernel build's gaps (its links and BTF
+# encoding use one CPU).
+renice -n 10 -p $$ >/dev/null
 out=$GUEST/bin
 mkdir -p "$out"
 
@@ -48,6 +60,9 @@ for src in "${GUEST_PROGRAMS[@]}"; do
 done
 
 run_logged bpf-run build_bpf_run "$out/bpf-run" -static
+renice -n 0 -p $$ >/dev/null 2>&1 || true
+wait "$kernel_pid" || exit 1
+msg "kernel built in $((SECONDS - start)) s"
 
 # --- the busybox guest: initramfs.cpio ----------------------------------
 root=$GUEST/root
@@ -75,6 +90,7 @@ msg "guest: $GUEST/initramfs.cpio ($(du -k "$GUEST/initramfs.cpio" | cut -f1) Ki
 # --- the Debian guest: debian.cpio, the root file system from rootfs.sh
 # followed by the project's files in the places a package would put them.
 # The kernel unpacks both archives in turn. ---------------------------------
+wait "$rootfs_pid" || die "the Debian root file system could not be made (see above)"
 [ -f "$ROOTFS_CPIO" ] || die "no Debian root file system at $ROOTFS_CPIO (run: make rootfs)"
 stage=$GUEST/debian-overlay
 rm -rf "$stage"

@@ -18,6 +18,11 @@ ROOTFS_CPIO=$WORK/debian/rootfs.cpio
 SOURCE_PKG=linux-source-6.12
 SOURCE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+# ccache's depend mode: a miss compiles once and takes the headers from the
+# compiler's dependency file, where the default runs the preprocessor
+# first, a fifth of a cold kernel build (every object of a first build is
+# a miss)
+export CCACHE_DEPEND=${CCACHE_DEPEND:-true}
 # The guests' shell scripts and C programs, wherever they sit under guest/
 # (the guest itself has them all in /usr/lib/devbpf). The busybox guest's
 # PID 1 is guest/busybox/init.

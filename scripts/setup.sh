@@ -1,19 +1,30 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the harness needs, if any is missing.
+# setup.sh [GROUP...]: installs the Debian packages that the harness needs,
+# if any is missing: those of make build and make check, and those of the
+# named groups, which only some targets need:
+#   upstream  check-upstream and check-bisect: clang for upstream's BPF
+#             selftests, and what the tree's kselftests link
+#   lint      make lint
+#   deb       make deb and check-distro: bindeb-pkg, Debian's config
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 packages=(
-	linux-source-6.12 linux-config-6.12	# the tree, and Debian's config
+	linux-source-6.12	# the tree
 	build-essential bc bison flex cpio kmod	# building a kernel
 	libelf-dev libssl-dev zlib1g-dev libzstd-dev dwarves	# kernel (pahole: BTF) and bpftool
-	ccache rsync xz-utils dpkg-dev debhelper	# builds, bindeb-pkg
+	ccache rsync xz-utils	# builds
 	qemu-system-x86 busybox-static	# the busybox guest
 	mmdebstrap libarchive-tools	# the Debian guest
-	clang-19 llvm-19 lld-19	# upstream's BPF selftests (make check-upstream)
-	libcap-dev libcap-ng-dev bash-static	# kselftests (check-upstream): static libcap, bash for exec's scripts
-	shellcheck python3-docutils python3-ply python3-git	# make lint
 )
+for group in "$@"; do
+	case $group in
+	upstream) packages+=(clang-19 llvm-19 lld-19 libcap-dev libcap-ng-dev bash-static) ;;
+	lint) packages+=(shellcheck python3-docutils python3-ply python3-git) ;;
+	deb) packages+=(linux-config-6.12 dpkg-dev debhelper) ;;
+	*) die "setup.sh: no package group '$group' (upstream, lint, deb)" ;;
+	esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

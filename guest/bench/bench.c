@@ -17,6 +17,9 @@
  * Loops: BPF_MAP_CREATE + close of an LRU hash and of a one-entry array;
  * BPF_PROG_LOAD + close of a two-instruction socket filter;
  * BPF_MAP_LOOKUP_ELEM; BPF_MAP_GET_NEXT_ID (a CAP_SYS_ADMIN command);
+ * two uses of a program through its fd, which a scope checks: a
+ * BPF_PROG_TEST_RUN of the socket filter, and setsockopt(SO_ATTACH_BPF)
+ * of it on a UDP socket;
  * acquiring the privilege (open + GET_PERM + close, or BPF_TOKEN_CREATE +
  * close); and PUT_PERM + GET_PERM on a file kept open, with 0, 1000 and
  * 4000 idle processes on the machine (get_put_N), which libbpf and bpftool
@@ -58,15 +61,16 @@
 #define GID_BPF		990
 
 enum loop {
-	MAP_CREATE, ARRAY_CREATE, PROG_LOAD, LOOKUP, NEXT_ID, ACQUIRE,
-	GET_PUT_0, GET_PUT_1000, GET_PUT_4000, NLOOPS
+	MAP_CREATE, ARRAY_CREATE, PROG_LOAD, LOOKUP, NEXT_ID, TEST_RUN,
+	SO_ATTACH, ACQUIRE, GET_PUT_0, GET_PUT_1000, GET_PUT_4000, NLOOPS
 };
 static const char *const loop_name[NLOOPS] = {
 	"map_create", "array_create", "prog_load", "map_lookup", "map_next_id",
-	"acquire", "get_put_0", "get_put_1000", "get_put_4000",
+	"prog_test_run", "so_attach_bpf", "acquire", "get_put_0",
+	"get_put_1000", "get_put_4000",
 };
 static const int loop_ops[NLOOPS] = {
-	200, 200, 200, 20000, 20000, 1000, 2000, 2000, 2000,
+	200, 200, 200, 20000, 20000, 2000, 2000, 1000, 2000, 2000, 2000,
 };
 /* How many idle processes the get_put loops run beside */
 static const int loop_idle[NLOOPS] = {
@@ -163,11 +167,12 @@ static void settle(void)
 /* Returns ns for @n operations of @loop, or -errno. */
 static long long run(enum loop loop, int n, int (*acquire)(void))
 {
+	char pkt[64] = { 0 };
 	__u32 key = 0;
 	__u64 value;
 	union bpf_attr attr;
 	long long t0;
-	int i, fd = -1;
+	int i, fd = -1, sk = -1;
 
 	memset(&attr, 0, sizeof(attr));
 	if (loop == LOOKUP) {
@@ -177,6 +182,17 @@ static long long run(enum loop loop, int n, int (*acquire)(void))
 		attr.map_fd = fd;
 		attr.key = (__u64)(unsigned long)&key;
 		attr.value = (__u64)(unsigned long)&value;
+	} else if (loop == TEST_RUN || loop == SO_ATTACH) {
+		fd = prog_load();
+		if (fd < 0)
+			return -errno;
+		attr.test.prog_fd = fd;
+		attr.test.data_in = (__u64)(unsigned long)pkt;
+		attr.test.data_size_in = sizeof(pkt);
+		attr.test.repeat = 1;
+		sk = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (sk < 0)
+			return -errno;
 	}
 	settle();
 	t0 = now_ns();
@@ -202,6 +218,13 @@ static long long run(enum loop loop, int n, int (*acquire)(void))
 			if (ret < 0 && errno == ENOENT)
 				ret = 0;
 			break;
+		case TEST_RUN:
+			ret = sys_bpf(BPF_PROG_TEST_RUN, &attr);
+			break;
+		case SO_ATTACH:
+			ret = setsockopt(sk, SOL_SOCKET, SO_ATTACH_BPF, &fd,
+					 sizeof(fd));
+			break;
 		case ACQUIRE:
 			ret = acquire();
 			break;
@@ -218,6 +241,8 @@ static long long run(enum loop loop, int n, int (*acquire)(void))
 	t0 = now_ns() - t0;
 	if (fd >= 0)
 		close(fd);
+	if (sk >= 0)
+		close(sk);
 	return t0;
 }
 
@@ -395,7 +420,8 @@ static int make_scope(void)
 		if (write_str(path, attrs[i][1]))
 			return -1;
 	}
-	return chown("/dev/bpf-bench", 0, GID_BPF) ||
+	return write_str(SCOPE_DIR "/enable", "1") ||
+	       chown("/dev/bpf-bench", 0, GID_BPF) ||
 	       chmod("/dev/bpf-bench", 0440) ? -1 : 0;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The demo, on the Debian guest: alice (in group bpf) takes and gives back
 # the grant; bob cannot; ipacct.service runs as deployed, and without its
-# SupplementaryGroups=; then through the netacct scope, and outside it.
+# SupplementaryGroups=; then through the netacct scope, and outside it;
+# then Debian's bpftool through the inventory scope.
 # shellcheck source=systemd.sh
 . /usr/lib/devbpf/systemd.sh
 
@@ -39,6 +40,25 @@ printf '[Service]\nExecStart=\nExecStart=/usr/lib/devbpf/ipacct --scope netacct 
 	"$id" >/run/systemd/system/ipacct-netacct.service.d/outside.conf
 systemctl daemon-reload
 start_unit ipacct-netacct.service 'ipacct: \(outside the scope: BPF_MAP_GET\|cannot\)'
-rm -r /run/systemd/system/ipacct-netacct.service.d /sys/fs/bpf/devbpf_demo
+rm -r /run/systemd/system/ipacct-netacct.service.d
 systemctl daemon-reload
+
+echo
+echo "devbpf: alice through the inventory scope (bpf-run --scope inventory):"
+echo "devbpf: Debian's bpftool lists what root lists, reads root's map, and"
+echo "devbpf: updates, detaches and test-runs nothing"
+/usr/sbin/runqlat 30 1 >/dev/null 2>&1 &
+runqlat=$!
+sleep 2
+link=$(bpftool link show | sed -n 's/^\([0-9]*\): .*/\1/p' | head -n 1)
+prog=$(bpftool link show id "$link" | sed -n 's/.* prog \([0-9]*\).*/\1/p')
+head -c 64 /dev/zero >/tmp/devbpf_demo.pkt
+chmod 0644 /tmp/devbpf_demo.pkt
+for cmd in "link show" "map dump id $id" "map update id $id key 0 0 0 0 value 1 0 0 0" \
+	"link detach id $link" "prog run id $prog data_in /tmp/devbpf_demo.pkt"; do
+	echo "\$ bpf-run --scope inventory bpftool $cmd"
+	su alice -c "bpf-run --scope inventory bpftool $cmd" 2>&1 | head -n 8
+done
+kill "$runqlat" 2>/dev/null
+rm -f /sys/fs/bpf/devbpf_demo /tmp/devbpf_demo.pkt
 exit 0
