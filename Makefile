@@ -13,12 +13,12 @@ check: build
 	$(S)/check.sh
 
 ## check-debug: the busybox suites on a KASAN + lockdep + UBSAN kernel
-check-debug: tree rootfs
+check-debug: setup
 	DEVBPF_KCONFIG=debug $(S)/build.sh
 	DEVBPF_KCONFIG=debug $(S)/check.sh
 
 ## check-distro: every suite on Debian's own kernel config (slow to build)
-check-distro: tree rootfs
+check-distro: setup
 	$(S)/setup.sh deb
 	DEVBPF_KCONFIG=distro $(S)/build.sh
 	DEVBPF_KCONFIG=distro $(S)/check.sh
@@ -52,9 +52,9 @@ shell: build
 bench: build
 	$(S)/bench.sh
 
-## build: kernel, guest programs and both guests' initramfs, incrementally
-## (the Debian root file system is made beside the kernel, if it must be)
-build: tree
+## build: the work tree, kernel, guest programs and both guests' initramfs,
+## incrementally (the Debian root file system is made beside them)
+build: setup
 	$(S)/build.sh
 
 ## rootfs: the Debian 12 root file system of the Debian guest (mmdebstrap)

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# Configures and builds the kernel in $BUILD (incrementally: the config is
-# only rewritten when it changes), builds the guest programs statically
-# and packs the two guests' initramfs archives: busybox, and Debian.
-# What does not need the kernel is done while it builds, beside it: the
-# Debian root file system (rootfs.sh), if it must be made, and the guest
-# programs, which need the kernel's headers only.
+# Makes the work tree (tree.sh), configures and builds the kernel in
+# $BUILD (incrementally: the config is only rewritten when it changes),
+# builds the guest programs statically and packs the two guests'
+# initramfs archives: busybox, and Debian. What does not need the kernel
+# is done while it builds, beside it: the Debian root file system
+# (rootfs.sh), if it must be made, which waits on the network and dpkg
+# more than on the CPUs, from the start; and the UAPI headers and the
+# guest programs, which need nothing else of the kernel.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no work tree at $TREE (run: make tree)"
-
-# mmdebstrap waits on the network and dpkg more than on the CPUs
 "$REPO/scripts/rootfs.sh" &
 rootfs_pid=$!
+"$REPO/scripts/tree.sh"
 
 msg "configuring ($KCONFIG_FLAVOUR) in $BUILD"
 if [ "$KCONFIG_FLAVOUR" = distro ]; then
@@ -23,9 +23,6 @@ else
 	run_logged "kconfig-$KCONFIG_FLAVOUR" kconfig_merge "$TREE" "$BUILD" "${fragments[@]}"
 fi
 
-# The headers first: the guest programs need them, and two makes must not
-# share a build directory.
-run_logged "headers-$KCONFIG_FLAVOUR" kmake "$TREE" "$BUILD" headers_install
 msg "building bzImage (log: $LOGS/kernel-$KCONFIG_FLAVOUR.log)"
 start=$SECONDS
 run_logged "kernel-$KCONFIG_FLAVOUR" kmake "$TREE" "$BUILD" bzImage &
@@ -33,13 +30,15 @@ kernel_pid=$!
 
 # --- guest programs: built in $GUEST/bin, packed from $GUEST/root --------
 # At a lower priority, in the kernel build's gaps (its links and BTF
-# encoding use one CPU).
+# encoding use one CPU). The UAPI headers need no config: they are made
+# in a directory of their own, since two makes must not share one.
 renice -n 10 -p $$ >/dev/null
+run_logged "headers-$KCONFIG_FLAVOUR" kmake "$TREE" "$HEADERS_BUILD" headers_install
 out=$GUEST/bin
 mkdir -p "$out"
 
 run_logged "selftests-$KCONFIG_FLAVOUR" make -C "$TREE/tools/testing/selftests/bpf_dev" \
-	OUTPUT="$out" KHDR_INCLUDES="-isystem $BUILD/usr/include" USERLDFLAGS=-static
+	OUTPUT="$out" KHDR_INCLUDES="-isystem $HEADERS_BUILD/usr/include" USERLDFLAGS=-static
 
 tools=$WORK/tools
 run_logged tools build_tools "$TREE" "$tools"
@@ -51,11 +50,11 @@ for src in "${GUEST_PROGRAMS[@]}"; do
 	name=$(basename "$src" .c)
 	bin=$out/$name
 	if [ -f "$bin" ] && [ "$bin" -nt "$src" ] && [ "$bin" -nt "$REPO/guest/grant.h" ] &&
-		[ "$bin" -nt "$tools/libbpf/libbpf.a" ] && [ "$bin" -nt "$BUILD/usr/include/linux/bpf.h" ]; then
+		[ "$bin" -nt "$tools/libbpf/libbpf.a" ] && [ "$bin" -nt "$HEADERS_BUILD/usr/include/linux/bpf.h" ]; then
 		continue
 	fi
 	run_logged "guest-$name" gcc -static -O2 -Wall -Werror \
-		-isystem "$BUILD/usr/include" -I "$REPO/guest" -I "$TREE/tools/testing/selftests" \
+		-isystem "$HEADERS_BUILD/usr/include" -I "$REPO/guest" -I "$TREE/tools/testing/selftests" \
 		-I "$TREE/tools/lib" -o "$bin" "$src" "$tools/libbpf/libbpf.a" -lelf -lz
 done
 

@@ -24,14 +24,22 @@ tools/*) boots=("debian libbpf_tools") ;;
 *) die "usage: check.sh [tools]" ;;
 esac
 
+# The boots run side by side, each guest's console in its log, printed
+# when it is done: a guest waits on its timers and tests as often as on
+# its CPUs.
 logs=()
+pids=()
 problems=0
 for b in "${boots[@]}"; do
 	read -r guest suites <<<"$b"
 	log=$LOGS/console-$KCONFIG_FLAVOUR-$guest-check${1:+-$1}.log
 	logs+=("$log")
-	DEVBPF_CONSOLE_LOG=$log "$REPO/scripts/boot.sh" "$guest" check "$suites" ||
-		problems=$((problems + 1))
+	DEVBPF_CONSOLE_LOG=$log "$REPO/scripts/boot.sh" "$guest" check "$suites" >"$log.out" 2>&1 &
+	pids+=($!)
+done
+for i in "${!pids[@]}"; do
+	wait "${pids[i]}" || problems=$((problems + 1))
+	cat "${logs[i]}.out"
 done
 
 results=$(cat "${logs[@]}" | grep -E '^(not )?ok [0-9]+ ' || true)

@@ -12,6 +12,8 @@ WORK=${DEVBPF_WORK:-$HOME/.cache/devbpf}
 KCONFIG_FLAVOUR=${DEVBPF_KCONFIG:-test}
 TREE=$WORK/tree
 BUILD=$WORK/build-$KCONFIG_FLAVOUR
+# the UAPI headers of the tree, for the guest programs and the selftests
+HEADERS_BUILD=$WORK/headers
 GUEST=$WORK/guest-$KCONFIG_FLAVOUR
 LOGS=$WORK/logs
 ROOTFS_CPIO=$WORK/debian/rootfs.cpio

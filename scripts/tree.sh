@@ -50,14 +50,16 @@ fi
 msg "applying patches/ to $SOURCE_PKG $version"
 git -C "$TREE" checkout -q -B devbpf base
 git -C "$TREE" am --abort >/dev/null 2>&1 || true
-while read -r patch; do
-	if ! out=$(git -C "$TREE" -c user.name=devbpf -c user.email=devbpf@localhost \
-		am -q --whitespace=nowarn "$patch" 2>&1); then
-		git -C "$TREE" am --abort >/dev/null 2>&1 || true
-		git -C "$TREE" checkout -q -B devbpf base
-		printf '%s\n' "$out" | grep -E '^(error|Patch failed|Applying)' >&2 || printf '%s\n' "$out" >&2
-		die "patches/$(basename "$patch") does not apply to $SOURCE_PKG $version (see the file named above); the series needs a rebase onto this version"
-	fi
-done < <(series_patches)
+# One git am for the whole series: each call would read the index again.
+mapfile -t patches < <(series_patches)
+if ! out=$(git -C "$TREE" -c user.name=devbpf -c user.email=devbpf@localhost \
+	am -q --whitespace=nowarn "${patches[@]}" 2>&1); then
+	# the patch it stopped at, counted from 1
+	n=$(cat "$TREE/.git/rebase-apply/next" 2>/dev/null || echo 1)
+	git -C "$TREE" am --abort >/dev/null 2>&1 || true
+	git -C "$TREE" checkout -q -B devbpf base
+	printf '%s\n' "$out" | grep -E '^(error|Patch failed)' >&2 || printf '%s\n' "$out" >&2
+	die "patches/$(basename "${patches[n - 1]}") does not apply to $SOURCE_PKG $version (see the file named above); the series needs a rebase onto this version"
+fi
 printf '%s %s\n' "$stamp" "$(git -C "$TREE" rev-parse HEAD)" >"$applied_file"
 msg "tree: $TREE ($SOURCE_PKG $version + $(git -C "$TREE" rev-list --count base..HEAD) patches)"

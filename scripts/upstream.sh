@@ -25,7 +25,7 @@
 # --build-only builds the BPF suites and stops (make check-bisect, at each
 # patch that touches selftests/bpf): from DEVBPF_UPSTREAM_SRC instead of $TREE, in
 # DEVBPF_UPSTREAM_DIR instead of $WORK/upstream, against the UAPI headers
-# in DEVBPF_UPSTREAM_HEADERS instead of $BUILD/usr, without bpf_testmod.
+# in DEVBPF_UPSTREAM_HEADERS instead of $HEADERS_BUILD/usr, without bpf_testmod.
 #
 # Built from $TREE in $WORK/upstream for the kernel in $BUILD, incrementally:
 # upstream's Makefile makes libbpf, bpftool, vmlinux.h, the BPF objects and
@@ -49,7 +49,7 @@ case ${1:-} in
 esac
 SRC=${DEVBPF_UPSTREAM_SRC:-$TREE}
 UP=${DEVBPF_UPSTREAM_DIR:-$WORK/upstream}
-KHDR=${DEVBPF_UPSTREAM_HEADERS:-$BUILD/usr}
+KHDR=${DEVBPF_UPSTREAM_HEADERS:-$HEADERS_BUILD/usr}
 LOG_PREFIX=upstream
 [ "$build_only" -eq 0 ] || LOG_PREFIX=bisect-upstream
 
