@@ -25,6 +25,15 @@ export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
 # first, a fifth of a cold kernel build (every object of a first build is
 # a miss)
 export CCACHE_DEPEND=${CCACHE_DEPEND:-true}
+# The kernels built here share objects where their sources are equal (the
+# unpatched kernel differs from the patched one in a few dozen files):
+# paths under $WORK count relative to the build directory, each source
+# tree is its build directory's sibling "../tree", and the working
+# directory and the macro prefix map, which name the absolute paths, are
+# left out of the hash. Only the debug information's directory differs.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$WORK}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
+export CCACHE_IGNOREOPTIONS=${CCACHE_IGNOREOPTIONS:--fmacro-prefix-map=*}
 # The guests' shell scripts and C programs, wherever they sit under guest/
 # (the guest itself has them all in /usr/lib/devbpf). The busybox guest's
 # PID 1 is guest/busybox/init.
@@ -151,9 +160,10 @@ kmake() {
 # make check-upstream's kselftests): tag base of $TREE checked out in
 # $BASE_SRC, built in $BASE_BUILD with config/kernel.config less
 # CONFIG_BPF_DEV. Incremental, like build.sh; the tree itself is not touched
-# but for its list of work trees.
-BASE_SRC=$WORK/base-src
-BASE_BUILD=$WORK/build-base
+# but for its list of work trees. The two sit as $TREE and $BUILD do, so
+# that ccache finds what the test kernel compiled.
+BASE_SRC=$WORK/base/tree
+BASE_BUILD=$WORK/base/build-test
 BASE_BZIMAGE=$BASE_BUILD/arch/x86/boot/bzImage
 build_base_kernel() {
 	if ! git -C "$BASE_SRC" rev-parse -q --verify HEAD >/dev/null 2>&1 ||

@@ -13,7 +13,7 @@
 #                  ptrace, pidfd, proc, exec, capabilities, ...), as root,
 #                  on the patched kernel and on the unpatched one (tag
 #                  base, the same config less CONFIG_BPF_DEV, built in
-#                  $WORK/build-base), compared test by test
+#                  $WORK/base/build-test), compared test by test
 # A BPF suite passes when the grant run's results equal root's test for
 # test, but for the exceptions named below, and the run without the grant
 # differs from root's: the comparison can tell. kselftests passes when
