@@ -4,13 +4,20 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: check check-debug check-distro check-upstream check-tools check-bisect run shell \
-	bench build rootfs tree setup export lint deb clean
+.PHONY: check check-debian check-debug check-distro check-upstream check-tools check-bisect run shell \
+	bench build debian rootfs tree setup export lint deb clean
 
-## check: build the patched kernel and run every suite in QEMU (busybox
-## and Debian guests); ends "N passed, N failed"
+## check: build the patched kernel and run the busybox guest's suites in
+## QEMU (the kselftests, libbpf, bpftool, bpf-run, stress, fuzz); ends
+## "N passed, N failed"
 check: build
 	$(S)/check.sh
+
+## check-debian: the Debian guest's suites: the package under the real
+## udev, sysusers and systemd, Debian's bpftool and libbpf-tools, the
+## scopes, AppArmor (the root file system is made first, with mmdebstrap)
+check-debian: debian
+	$(S)/check.sh debian
 
 ## check-debug: the busybox suites on a KASAN + lockdep + UBSAN kernel
 check-debug: setup
@@ -21,6 +28,7 @@ check-debug: setup
 check-distro: setup
 	$(S)/setup.sh deb
 	DEVBPF_KCONFIG=distro $(S)/build.sh
+	DEVBPF_KCONFIG=distro $(S)/debian.sh
 	DEVBPF_KCONFIG=distro $(S)/check.sh
 
 ## check-upstream: upstream's test_verifier, test_progs and test_maps as root, with
@@ -32,7 +40,7 @@ check-upstream: build
 
 ## check-tools: every tool of Debian's libbpf-tools as root, and as a member
 ## through bpf-run with and without --scope trace (Debian guest, slow)
-check-tools: build
+check-tools: debian
 	$(S)/check.sh tools
 
 ## check-bisect: build after each patch of the series in turn (slow)
@@ -41,7 +49,7 @@ check-bisect: build
 	$(S)/bisect.sh
 
 ## run: the demo on the Debian guest
-run: build
+run: debian
 	$(S)/boot.sh debian run
 
 ## shell: an interactive busybox guest shell as alice
@@ -52,10 +60,15 @@ shell: build
 bench: build
 	$(S)/bench.sh
 
-## build: the work tree, kernel, guest programs and both guests' initramfs,
-## incrementally (the Debian root file system is made beside them)
+## build: the work tree, kernel, guest programs and the busybox guest's
+## initramfs, incrementally
 build: setup
 	$(S)/build.sh
+
+## debian: the Debian guest's initramfs: the root file system and, over
+## it, what build made and the administrator's package
+debian: build
+	$(S)/debian.sh
 
 ## rootfs: the Debian 12 root file system of the Debian guest (mmdebstrap)
 rootfs: setup

@@ -38,7 +38,7 @@ else
 	append="$append systemd.unit=devbpf.target systemd.show_status=error systemd.getty_auto=0"
 fi
 if [ ! -f "$kernel" ] || [ ! -f "$initrd" ]; then
-	die "nothing built for '$KCONFIG_FLAVOUR' yet (run: make build)"
+	die "nothing built for '$KCONFIG_FLAVOUR' yet (run: make build, and make debian for the Debian guest)"
 fi
 timeout_s=${DEVBPF_TIMEOUT:-900}
 

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# check.sh [tools]: every suite on the kernel built for $DEVBPF_KCONFIG, in
-# the guests that flavour uses, then one count of the TAP results of all
-# boots (with "tools": only libbpf_tools, every tool of Debian's
-# libbpf-tools as root and as a member, on the Debian guest):
+# check.sh [debian|tools]: the suites on the kernel built for
+# $DEVBPF_KCONFIG, then one count of the TAP results of all boots:
 #   test    busybox: the kselftest, libbpf, bpftool, launcher, stress and fuzz;
-#           Debian: the deployment under the real udev, sysusers, systemd,
-#           Debian's own bpftool and libbpf-tools (apt_tools), the
-#           package's scopes (scopes) and AppArmor profiles (apparmor)
-#   debug   busybox, the same suites (KASAN and lockdep are slow: no
-#           Debian boot)
+#   debug   busybox, the same suites (KASAN and lockdep are slow)
 #   distro  Debian: every suite, on Debian's own kernel config
+# With "debian" (the test config): the Debian guest's, the deployment
+# under the real udev, sysusers, systemd, Debian's own bpftool and
+# libbpf-tools (apt_tools), the package's scopes (scopes) and AppArmor
+# profiles (apparmor). With "tools": only libbpf_tools, every tool of
+# Debian's libbpf-tools as root and as a member, on the Debian guest.
 # A boot that hangs, panics, splats or stops early counts as a failure.
 # Ends with "N passed, N failed" (and ", N skipped").
 set -euo pipefail
@@ -18,10 +17,10 @@ set -euo pipefail
 core=kselftest,libbpf,bpftool,launcher,stress,fuzz
 case ${1:-}/$KCONFIG_FLAVOUR in
 tools/*) boots=("debian libbpf_tools") ;;
-/test) boots=("busybox $core" "debian deploy,apt_tools,scopes,apparmor") ;;
-/debug) boots=("busybox $core") ;;
+debian/test) boots=("debian deploy,apt_tools,scopes,apparmor") ;;
+/test | /debug) boots=("busybox $core") ;;
 /distro) boots=("debian $core,deploy,apt_tools,scopes,apparmor") ;;
-*) die "usage: check.sh [tools]" ;;
+*) die "usage: check.sh [debian|tools] (debian: the test config only)" ;;
 esac
 
 # The boots run side by side, each guest's console in its log, printed

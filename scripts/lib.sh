@@ -185,9 +185,11 @@ build_base_kernel() {
 build_tools() {
 	local src=$1 out=$2
 	mkdir -p "$out/libbpf" "$out/bpftool"
-	make -C "$src/tools/lib/bpf" OUTPUT="$out/libbpf/"
-	make -C "$src/tools/bpf/bpftool" OUTPUT="$out/bpftool/" EXTRA_LDFLAGS=-static \
-		feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
+	# bpftool makes the static libbpf.a it links, in $out/libbpf/, where
+	# the guest programs take it from too: libbpf compiles once, not
+	# three times (bpftool's own copy, and libbpf's static and shared)
+	make -C "$src/tools/bpf/bpftool" OUTPUT="$out/bpftool/" LIBBPF_OUTPUT="$out/libbpf/" \
+		EXTRA_LDFLAGS=-static feature-clang-bpf-co-re=0 feature-llvm=0 feature-libbfd=0
 }
 
 # build_bpf_run OUT [GCC_ARG...]: the launcher, deploy/bpf-run.c, against

@@ -3,7 +3,7 @@
 # mirrors, kept in $WORK/debian as a tarball and as the newc cpio archive
 # the kernel unpacks. Rebuilt only when the package list or the options
 # below change. The project's own files go into a second archive, made by
-# build.sh, which the kernel unpacks over this one.
+# debian.sh, which the kernel unpacks over this one.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
