@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check.sh [debian|tools]: the suites on the kernel built for
-# $DEVBPF_KCONFIG, then one count of the TAP results of all boots:
+# $DEVBPF_KCONFIG, in one boot, then the count of its TAP results:
 #   test    busybox: the kselftest, libbpf, bpftool, launcher, stress and fuzz;
 #   debug   busybox, the same suites (KASAN and lockdep are slow)
 #   distro  Debian: every suite, on Debian's own kernel config
@@ -16,32 +16,18 @@ set -euo pipefail
 
 core=kselftest,libbpf,bpftool,launcher,stress,fuzz
 case ${1:-}/$KCONFIG_FLAVOUR in
-tools/*) boots=("debian libbpf_tools") ;;
-debian/test) boots=("debian deploy,apt_tools,scopes,apparmor") ;;
-/test | /debug) boots=("busybox $core") ;;
-/distro) boots=("debian $core,deploy,apt_tools,scopes,apparmor") ;;
+tools/*) guest=debian suites=libbpf_tools ;;
+debian/test) guest=debian suites=deploy,apt_tools,scopes,apparmor ;;
+/test | /debug) guest=busybox suites=$core ;;
+/distro) guest=debian suites=$core,deploy,apt_tools,scopes,apparmor ;;
 *) die "usage: check.sh [debian|tools] (debian: the test config only)" ;;
 esac
 
-# The boots run side by side, each guest's console in its log, printed
-# when it is done: a guest waits on its timers and tests as often as on
-# its CPUs.
-logs=()
-pids=()
+log=$LOGS/console-$KCONFIG_FLAVOUR-$guest-check${1:+-$1}.log
 problems=0
-for b in "${boots[@]}"; do
-	read -r guest suites <<<"$b"
-	log=$LOGS/console-$KCONFIG_FLAVOUR-$guest-check${1:+-$1}.log
-	logs+=("$log")
-	DEVBPF_CONSOLE_LOG=$log "$REPO/scripts/boot.sh" "$guest" check "$suites" >"$log.out" 2>&1 &
-	pids+=($!)
-done
-for i in "${!pids[@]}"; do
-	wait "${pids[i]}" || problems=$((problems + 1))
-	cat "${logs[i]}.out"
-done
+DEVBPF_CONSOLE_LOG=$log "$REPO/scripts/boot.sh" "$guest" check "$suites" || problems=1
 
-results=$(cat "${logs[@]}" | grep -E '^(not )?ok [0-9]+ ' || true)
+results=$(grep -E '^(not )?ok [0-9]+ ' "$log" || true)
 passed=$(grep -E '^ok ' <<<"$results" | grep -vc '# SKIP' || true)
 skipped=$(grep -c '# SKIP' <<<"$results" || true)
 failed=$(grep -c '^not ok ' <<<"$results" || true)
