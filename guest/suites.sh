@@ -20,7 +20,7 @@ echo "# kernel $(uname -r); LSMs $(cat /sys/kernel/security/lsm 2>/dev/null);" \
 for suite in "$@"; do
 	case $suite in
 	kselftest)
-		for t in dev_bpf_test exec_test ptrace_test setid_test lsm_audit_test attach_test trace_test scope_test scope_use_test; do
+		for t in dev_bpf_test exec_test ptrace_test setid_test lsm_audit_test attach_test trace_test uprobe_write_test scope_test scope_use_test; do
 			echo "devbpf: kselftest bpf_dev: $t"
 			"$t"
 		done
