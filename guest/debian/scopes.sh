@@ -5,8 +5,9 @@
 # ipacct-netacct.service counts its own traffic through netacct, and the
 # same service is refused what the scope leaves out. Debian's unmodified
 # bpftool, through bpf-run --scope inventory, lists what root lists and
-# writes nothing. A bad scope file is reported by its line and changes
-# nothing. Run as root in devbpf.service. Prints TAP.
+# writes nothing. A scope file's powers of tracing (trace) are applied. A
+# bad scope file is reported by its line and changes nothing. Run as root
+# in devbpf.service. Prints TAP.
 # shellcheck source=tap.sh
 . /usr/lib/devbpf/tap.sh
 # shellcheck source=systemd.sh
@@ -22,7 +23,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$dropin" "$pin"; systemctl daemon-reload' EXIT
 
 listings=("prog show" "map show" "btf show" "link show")
-echo "1..$((${#listings[@]} + 20))"
+echo "1..$((${#listings[@]} + 21))"
 
 # --- the scopes as the package defines them ---------------------------------
 systemctl is-active -q bpf-scopes.service && [ -d "$config/netacct" ] &&
@@ -137,6 +138,24 @@ as bob "bpf-run --scope inventory $bpftool prog show"
 diag "$tmp/err"
 [ "$rc" -ne 0 ] && grep -q "bpf-inventory" "$tmp/err"
 tap $? "bob, outside group bpf-inventory: bpf-run --scope inventory names the node it cannot open"
+
+# --- a scope with powers of tracing -------------------------------------------
+# A profiler's scope, as dev_bpf.rst gives it: bpf-scopes writes its trace
+# line, and configfs reads it back as the kernel holds it.
+mkdir "$tmp/profile.d"
+cat >"$tmp/profile.d/devbpf-profile.conf" <<'EOF'
+caps = bpf:perfmon
+cmds = map_create:map_lookup_elem:map_update_elem:map_delete_elem:map_get_next_key:map_freeze:prog_load:btf_load:link_create:obj_get_info_by_fd
+maps = stack_trace:hash:array
+progs = perf_event
+attachs = any
+trace = ksyms:software:cpu_wide
+EOF
+BPF_SCOPES_DIR=$tmp/profile.d bpf-scopes 2>&1 | diag
+got=$(cat "$config/devbpf-profile/trace" "$config/devbpf-profile/enable" 2>&1 | paste -sd' ')
+[ "$got" = "software:cpu_wide:ksyms 1" ] && [ -c /dev/bpf-devbpf-profile ]
+tap $? "bpf-scopes: a scope's trace line is applied, and read back as the kernel holds it (got: $got)"
+rmdir "$config/devbpf-profile" 2>/dev/null
 
 # --- bad configuration --------------------------------------------------------
 mkdir "$tmp/scopes.d"
