@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <linux/bpf_dev.h>
 
@@ -186,6 +187,62 @@ static void explain_exec_perm(int err)
 	}
 }
 
+/*
+ * The file that execvp() would run for @cmd, into @path: @cmd if it has a
+ * '/', else the first executable file of that name in PATH. False if there
+ * is none; execvp() then says why.
+ */
+static bool find_program(const char *cmd, char *path, size_t size)
+{
+	const char *dirs = getenv("PATH"), *p, *end;
+
+	if (strchr(cmd, '/')) {
+		snprintf(path, size, "%s", cmd);
+		return true;
+	}
+	if (!dirs)
+		dirs = "/usr/local/bin:/usr/bin:/bin";
+	for (p = dirs; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		if (end == p)	/* an empty element: the current directory */
+			snprintf(path, size, "./%s", cmd);
+		else
+			snprintf(path, size, "%.*s/%s", (int)(end - p), p, cmd);
+		if (access(path, X_OK) == 0)
+			return true;
+		if (!*end)
+			return false;
+	}
+}
+
+/*
+ * The kernel gives no privilege to a program on a nosuid mount or to a
+ * script, the grant included, as it ignores set-ID bits there: the program
+ * would run without the grant. Say so before anything is asked.
+ */
+static void check_program(const char *cmd)
+{
+	char path[PATH_MAX], magic[2];
+	struct statvfs vfs;
+	int fd;
+
+	if (!find_program(cmd, path, sizeof(path)))
+		return;
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NOSUID))
+		fail("%s is on a file system mounted nosuid, where no program "
+		     "gains privilege (the grant included): run a copy from "
+		     "another file system", path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (read(fd, magic, sizeof(magic)) == sizeof(magic) &&
+	    magic[0] == '#' && magic[1] == '!')
+		fail("%s is a script, and a script gains no privilege (the "
+		     "grant included): run its interpreter with %s instead",
+		     path, prog);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	int fd, i = 1;
@@ -213,6 +270,7 @@ int main(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 
+	check_program(argv[i]);
 	fd = open(node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		explain_open(errno);

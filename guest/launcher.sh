@@ -24,7 +24,7 @@ as() {
 }
 bpf_dev_line() { grep '^BpfDev:' "$tmp/out" | tr -d ' \t'; }
 
-echo "1..11"
+echo "1..13"
 as alice "bpf-run cat /proc/self/status"
 [ "$rc" -eq 0 ] && [ "$(bpf_dev_line)" = BpfDev:1 ]
 tap $? "alice: bpf-run cat: busybox's cat starts holding the grant"
@@ -52,6 +52,21 @@ tap $? "alice: a file that cannot be executed: status 126 (got $rc)"
 as bob "bpf-run true"
 [ "$rc" -eq 125 ] && grep -q "only members of group 'bpf'.*usermod -aG bpf" "$tmp/err"
 tap $? "bob (not in group bpf): status 125, told to join group bpf"
+
+# The kernel gives a program on a nosuid mount, or a script, no grant.
+chmod 0755 "$tmp"
+mkdir "$tmp/nosuid"
+mount -t tmpfs -o nosuid,mode=0755 tmpfs "$tmp/nosuid"
+cp /bin/busybox "$tmp/nosuid/true"
+as alice "bpf-run $tmp/nosuid/true"
+[ "$rc" -eq 125 ] && grep -q "$tmp/nosuid/true is on a file system mounted nosuid" "$tmp/err"
+tap $? "alice: a program on a nosuid mount: status 125, told that nosuid forbids it"
+umount "$tmp/nosuid"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/script"
+chmod 0755 "$tmp/script"
+as alice "bpf-run $tmp/script"
+[ "$rc" -eq 125 ] && grep -q "$tmp/script is a script.*run its interpreter" "$tmp/err"
+tap $? "alice: a script: status 125, told to run its interpreter instead"
 
 as alice "setpriv --nnp bpf-run true"
 [ "$rc" -eq 125 ] && grep -q "no_new_privs is set" "$tmp/err"
