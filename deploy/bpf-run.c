@@ -7,7 +7,8 @@
  *
  * Opens the node, asks with BPF_DEV_IOCTL_EXEC_PERM that the next execve()
  * give the new image the grant, and executes CMD, found in PATH as the
- * shell finds it. CMD is any program: it need not know about /dev/bpf.
+ * shell finds it; a file of no format the kernel knows is not run with
+ * /bin/sh. CMD is any program: it need not know about /dev/bpf.
  * See bpf-run(1).
  *
  * Exit status: CMD's; 125 if bpf-run failed before CMD could run, 126 if
@@ -187,10 +188,19 @@ static void explain_exec_perm(int err)
 	}
 }
 
+/* Whether @path is a regular file that we may execute */
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
 /*
- * The file that execvp() would run for @cmd, into @path: @cmd if it has a
- * '/', else the first executable file of that name in PATH. False if there
- * is none; execvp() then says why.
+ * The file to run for @cmd, into @path: @cmd if it has a '/', else the
+ * first executable regular file of that name in PATH (glibc's default
+ * PATH if it is unset). False if there is none.
  */
 static bool find_program(const char *cmd, char *path, size_t size)
 {
@@ -201,14 +211,14 @@ static bool find_program(const char *cmd, char *path, size_t size)
 		return true;
 	}
 	if (!dirs)
-		dirs = "/usr/local/bin:/usr/bin:/bin";
+		dirs = "/bin:/usr/bin";
 	for (p = dirs; ; p = end + 1) {
 		end = strchrnul(p, ':');
 		if (end == p)	/* an empty element: the current directory */
 			snprintf(path, size, "./%s", cmd);
 		else
 			snprintf(path, size, "%.*s/%s", (int)(end - p), p, cmd);
-		if (access(path, X_OK) == 0)
+		if (executable(path))
 			return true;
 		if (!*end)
 			return false;
@@ -220,14 +230,12 @@ static bool find_program(const char *cmd, char *path, size_t size)
  * script, the grant included, as it ignores set-ID bits there: the program
  * would run without the grant. Say so before anything is asked.
  */
-static void check_program(const char *cmd)
+static void check_program(const char *path)
 {
-	char path[PATH_MAX], magic[2];
 	struct statvfs vfs;
+	char magic[2];
 	int fd;
 
-	if (!find_program(cmd, path, sizeof(path)))
-		return;
 	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_NOSUID))
 		fail("%s is on a file system mounted nosuid, where no program "
 		     "gains privilege (the grant included): run a copy from "
@@ -245,6 +253,7 @@ static void check_program(const char *cmd)
 
 int main(int argc, char **argv)
 {
+	char path[PATH_MAX];
 	int fd, i = 1;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -270,7 +279,11 @@ int main(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 
-	check_program(argv[i]);
+	if (!find_program(argv[i], path, sizeof(path))) {
+		fprintf(stderr, "%s: %s: command not found\n", prog, argv[i]);
+		return EXIT_NOT_FOUND;
+	}
+	check_program(path);
 	fd = open(node, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		explain_open(errno);
@@ -278,7 +291,11 @@ int main(int argc, char **argv)
 		explain_exec_perm(errno);
 	close(fd);
 
-	execvp(argv[i], argv + i);
-	fprintf(stderr, "%s: %s: %s\n", prog, argv[i], strerror(errno));
+	/*
+	 * execv(), not execvp(): on ENOEXEC the C library would run the file
+	 * with /bin/sh, which would then hold the grant.
+	 */
+	execv(path, argv + i);
+	fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 	return errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 }

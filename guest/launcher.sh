@@ -24,7 +24,7 @@ as() {
 }
 bpf_dev_line() { grep '^BpfDev:' "$tmp/out" | tr -d ' \t'; }
 
-echo "1..13"
+echo "1..14"
 as alice "bpf-run cat /proc/self/status"
 [ "$rc" -eq 0 ] && [ "$(bpf_dev_line)" = BpfDev:1 ]
 tap $? "alice: bpf-run cat: busybox's cat starts holding the grant"
@@ -67,6 +67,11 @@ chmod 0755 "$tmp/script"
 as alice "bpf-run $tmp/script"
 [ "$rc" -eq 125 ] && grep -q "$tmp/script is a script.*run its interpreter" "$tmp/err"
 tap $? "alice: a script: status 125, told to run its interpreter instead"
+printf 'exit 0\n' >"$tmp/noformat"
+chmod 0755 "$tmp/noformat"
+as alice "bpf-run $tmp/noformat"
+[ "$rc" -eq 126 ] && grep -q "Exec format error" "$tmp/err"
+tap $? "alice: a file of no known format: status 126, not run with /bin/sh holding the grant"
 
 as alice "setpriv --nnp bpf-run true"
 [ "$rc" -eq 125 ] && grep -q "no_new_privs is set" "$tmp/err"
